@@ -1,0 +1,11 @@
+// The one extension module, rosen._core. Each game area binds itself in its own file.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+void bind_rosenkoenig(py::module_& m);
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search and Lovagok dice.";
+    bind_rosenkoenig(m);
+}

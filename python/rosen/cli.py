@@ -1,0 +1,37 @@
+"""The ``rosen`` command line: one subcommand per job.
+
+Every subcommand lives in its own module with ``add_parser(subparsers)`` and a ``run(args)``;
+``main(argv)`` is the entry point (and what the tests call).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+
+
+_COMMANDS: list = []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rosen", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for command in _COMMANDS:
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except (ValueError, TypeError) as exc:
+        print(f"rosen {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
