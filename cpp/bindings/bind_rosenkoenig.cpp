@@ -1,3 +1,320 @@
+// Python face of the Rosenkönig core: Position (immutable: play() returns a new position), Move,
+// batch territory scoring and random-game statistics. Errors become ValueError subclasses.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <vector>
+
+#include "rosenkoenig/display.h"
+#include "rosenkoenig/notation.h"
+#include "rosenkoenig/playout.h"
+#include "rosenkoenig/position.h"
+#include "rosenkoenig/territory.h"
+
 namespace py = pybind11;
-void bind_rosenkoenig(py::module_&) {}
+using namespace rosen;
+
+namespace {
+
+// Python exception classes, created once at import.
+PyObject* g_rosen_error = nullptr;
+PyObject* g_invalid_position = nullptr;
+PyObject* g_invalid_move = nullptr;
+PyObject* g_illegal_move = nullptr;
+
+[[noreturn]] void raise(PyObject* type, const std::string& message, const std::string& field) {
+    py::object exc = py::reinterpret_borrow<py::object>(type)(message);
+    exc.attr("field") = field;
+    PyErr_SetObject(type, exc.ptr());
+    throw py::error_already_set();
+}
+
+Reshuffle parse_reshuffle(const std::string& name) {
+    if (name == "eager") return Reshuffle::Eager;
+    if (name == "lazy") return Reshuffle::Lazy;
+    raise(PyExc_ValueError, "reshuffle: expected 'eager' or 'lazy', got '" + name.substr(0, 20) + "'", "reshuffle");
+}
+
+const char* reshuffle_name(Reshuffle r) { return r == Reshuffle::Eager ? "eager" : "lazy"; }
+
+int parse_players(int players) {
+    if (players != 2 && players != 4)
+        raise(PyExc_ValueError, "players: expected 2 or 4, got " + std::to_string(players), "players");
+    return players;
+}
+
+uint64_t parse_seed(const py::int_& seed, const char* field = "seed") {
+    const py::int_ zero(0), limit(py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(~0ull)));
+    if (seed < zero || seed > limit)
+        raise(PyExc_ValueError, std::string(field) + ": expected an integer in 0..2**64-1", field);
+    return seed.cast<uint64_t>();
+}
+
+struct PyMove {
+    Move m;
+};
+
+std::string legal_list(const Position& pos) {
+    std::string out;
+    for (Move m : legal_moves(pos)) out += (out.empty() ? "" : ", ") + format_move(m);
+    return out.empty() ? "none (the game is over)" : out;
+}
+
+Move to_move(const py::handle& obj) {
+    if (py::isinstance<PyMove>(obj)) return obj.cast<PyMove>().m;
+    if (py::isinstance<py::str>(obj)) {
+        try {
+            return parse_move(obj.cast<std::string>());
+        } catch (const NotationError& e) {
+            raise(g_invalid_move, e.what(), e.field);
+        }
+    }
+    throw py::type_error("move: expected a str like 'N2' or a rosen.Move, got " +
+                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+}
+
+Position play(const Position& pos, const py::handle& move_obj) {
+    const Move m = to_move(move_obj);
+    if (!is_legal(pos, m)) {
+        std::string why = "illegal move " + format_move(m);
+        if (is_draw_card(m) && is_legal(pos, kDraw))
+            why += ": the draw pile can yield only " + format_cards(drawable_cards(pos));
+        raise(g_illegal_move, why + "; legal moves: " + legal_list(pos), "move");
+    }
+    Position next = pos;
+    apply_checked(next, m);
+    return next;
+}
+
+std::vector<std::string> card_list(CardMask cards) {
+    std::vector<std::string> out;
+    for (CardMask c = cards; c; c &= c - 1) out.push_back(card_name(std::countr_zero(c)));
+    return out;
+}
+
+Bitboard colour_bits(const Position& pos, const std::string& colour) {
+    if (colour == "red" || colour == "r") return pos.tokens[kRed];
+    if (colour == "white" || colour == "w") return pos.tokens[kWhite];
+    raise(PyExc_ValueError, "colour: expected 'red' or 'white', got '" + colour.substr(0, 20) + "'", "colour");
+}
+
+py::object winner_of(const Position& pos) {
+    switch (outcome(pos)) {
+        case Outcome::RedWins: return py::str("red");
+        case Outcome::WhiteWins: return py::str("white");
+        case Outcome::Draw: return py::str("draw");
+        default: return py::none();
+    }
+}
+
+std::string repr(const Position& pos) {
+    std::string out = "Position('" + format_position(pos) + "'";
+    if (pos.rules.reshuffle == Reshuffle::Lazy) out += ", reshuffle='lazy'";
+    return out + ")";
+}
+
+Position from_text(const std::string& text, const std::string& reshuffle, const py::int_& seed) {
+    const Reshuffle r = parse_reshuffle(reshuffle);
+    const uint64_t s = parse_seed(seed);
+    try {
+        return parse_position(text, r, s);
+    } catch (const NotationError& e) {
+        raise(g_invalid_position, e.what(), e.field);
+    }
+}
+
+}  // namespace
+
+void bind_rosenkoenig(py::module_& m) {
+    g_rosen_error = PyErr_NewExceptionWithDoc("rosen._core.RosenError", "Base class of rosen's errors (a ValueError).",
+                                              PyExc_ValueError, nullptr);
+    g_invalid_position = PyErr_NewExceptionWithDoc("rosen._core.InvalidPositionError",
+                                                   "A position line that does not follow the notation; .field names the part.",
+                                                   g_rosen_error, nullptr);
+    g_invalid_move = PyErr_NewExceptionWithDoc("rosen._core.InvalidMoveError",
+                                               "Move text that is not a move in the notation.", g_rosen_error, nullptr);
+    g_illegal_move = PyErr_NewExceptionWithDoc("rosen._core.IllegalMoveError",
+                                               "A well-formed move that is not legal in the position; the message lists the legal moves.",
+                                               g_rosen_error, nullptr);
+    m.attr("RosenError") = py::handle(g_rosen_error);
+    m.attr("InvalidPositionError") = py::handle(g_invalid_position);
+    m.attr("InvalidMoveError") = py::handle(g_invalid_move);
+    m.attr("IllegalMoveError") = py::handle(g_illegal_move);
+
+    py::class_<PyMove>(m, "Move", "A move in RULES.md notation: 'N2', 'H:N2', 'draw', 'draw:NE3' or 'pass'.")
+        .def(py::init([](const py::handle& text) {
+                 if (!py::isinstance<py::str>(text))
+                     throw py::type_error("move: expected a str like 'N2'");
+                 return PyMove{to_move(text)};
+             }),
+             py::arg("text"))
+        .def("__str__", [](const PyMove& mv) { return format_move(mv.m); })
+        .def("__repr__", [](const PyMove& mv) { return "Move('" + format_move(mv.m) + "')"; })
+        .def("__eq__", [](const PyMove& a, const py::object& b) -> py::object {
+            if (py::isinstance<PyMove>(b)) return py::bool_(a.m == b.cast<PyMove>().m);
+            return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+        })
+        .def("__hash__", [](const PyMove& mv) { return py::hash(py::str(format_move(mv.m))); })
+        .def_property_readonly("kind", [](const PyMove& mv) {
+            return is_play(mv.m) ? "play" : is_hero(mv.m) ? "hero" : mv.m == kPass ? "pass" : "draw";
+        }, "'play', 'hero', 'draw' or 'pass'.")
+        .def_property_readonly("card", [](const PyMove& mv) -> py::object {
+            if (mv.m == kDraw || mv.m == kPass) return py::none();
+            return py::str(card_name(move_card(mv.m)));
+        }, "The power card the move uses (or the drawn card of 'draw:X'), else None.")
+        .def(py::pickle([](const PyMove& mv) { return py::make_tuple(format_move(mv.m)); },
+                        [](const py::tuple& t) { return PyMove{parse_move(t[0].cast<std::string>())}; }));
+
+    py::class_<Position>(m, "Position",
+                         "A Rosenkönig position. Immutable from Python: play() returns a new Position.\n\n"
+                         "Position(text, reshuffle='eager', seed=0) parses a RULES.md position line (9 fields for 2 "
+                         "players, 13 for the 4-player variant); seed drives plain draws from a pile of unknown order.")
+        .def(py::init(&from_text), py::arg("text"), py::kw_only(), py::arg("reshuffle") = "eager",
+             py::arg("seed") = py::int_(0))
+        .def_static("new", [](const py::int_& seed, int players, const std::string& reshuffle) {
+            Rules rules;
+            rules.players = uint8_t(parse_players(players));
+            rules.reshuffle = parse_reshuffle(reshuffle);
+            return new_game(rules, parse_seed(seed));
+        }, py::arg("seed") = py::int_(0), py::kw_only(), py::arg("players") = 2, py::arg("reshuffle") = "eager",
+           "A fresh seeded deal (R3): the same seed always deals the same hands and pile.")
+        .def("fen", [](const Position& p, bool hide) { return format_position(p, hide); },
+             py::kw_only(), py::arg("hide_pile_order") = false,
+             "The position line. hide_pile_order prints the draw pile as '*' (what a player may know, R14).")
+        .def("legal_moves", [](const Position& p) {
+            std::vector<PyMove> out;
+            for (Move mv : legal_moves(p)) out.push_back(PyMove{mv});
+            return out;
+        }, "Legal moves in canonical order (plays, heroes, draw, or just pass); empty when the game is over.")
+        .def("is_legal", [](const Position& p, const py::handle& mv) { return is_legal(p, to_move(mv)); },
+             py::arg("move"))
+        .def("play", &play, py::arg("move"),
+             "The position after the move (str or Move). A plain 'draw' deals the top card of a known pile, or a "
+             "card chosen by the position's seeded generator; 'draw:NE3' draws that card. Raises IllegalMoveError.")
+        .def("draw_outcomes", [](const Position& p) {
+            std::vector<std::pair<std::string, double>> out;
+            if (!is_legal(p, kDraw)) return out;
+            const CardMask cards = drawable_cards(p);
+            const double prob = 1.0 / std::popcount(cards);
+            for (CardMask c = cards; c; c &= c - 1) out.emplace_back(card_name(std::countr_zero(c)), prob);
+            return out;
+        }, "The cards a draw can yield now with their probabilities (empty if draw is not legal).")
+        .def("hide_pile_order", [](const Position& p) { Position q = p; hide_pile_order(q); return q; },
+             "The same position with the draw pile's order unknown ('*').")
+        .def("perft", [](const Position& p, int depth) {
+            if (depth < 0 || depth > 12) raise(PyExc_ValueError, "depth: expected 0..12", "depth");
+            py::gil_scoped_release release;
+            return perft(p, depth);
+        }, py::arg("depth"), "Number of move sequences of that length, each drawable card a separate branch.")
+        .def("territories", [](const Position& p, const std::string& colour) {
+            int sizes[kSquares];
+            const int n = territory_sizes(colour_bits(p, colour), sizes);
+            return std::vector<int>(sizes, sizes + n);
+        }, py::arg("colour"), "Sizes of the colour's territories, largest first (R10).")
+        .def_property_readonly("players", [](const Position& p) { return int(p.rules.players); })
+        .def_property_readonly("reshuffle", [](const Position& p) { return reshuffle_name(p.rules.reshuffle); })
+        .def_property_readonly("turn", [](const Position& p) { return player_name(p.rules, p.to_move); },
+                               "The player to move: 'r' or 'w' (2 players); 'r1', 'w1', 'r2' or 'w2' (4 players).")
+        .def_property_readonly("crown", [](const Position& p) { return square_name(p.crown); })
+        .def_property_readonly("hands", [](const Position& p) {
+            std::vector<std::vector<std::string>> out;
+            for (int i = 0; i < p.rules.players; ++i) out.push_back(card_list(p.hand[i]));
+            return out;
+        }, "Each player's hand in turn order, cards in canonical order.")
+        .def_property_readonly("heroes", [](const Position& p) {
+            return std::vector<int>(p.heroes, p.heroes + p.rules.players);
+        })
+        .def_property_readonly("discard", [](const Position& p) { return card_list(p.discard); })
+        .def_property_readonly("draw_pile", [](const Position& p) -> py::object {
+            if (p.pile_size && !p.pile_ordered) return py::none();
+            std::vector<std::string> out;
+            for (int i = p.pile_size - 1; i >= 0; --i) out.push_back(card_name(p.order[i]));
+            return py::cast(out);
+        }, "The draw pile top first, or None when its order is unknown.")
+        .def_property_readonly("pile_cards", [](const Position& p) { return card_list(p.pile); },
+                               "The cards in the draw pile, in canonical order (public, R14).")
+        .def_property_readonly("pile_size", [](const Position& p) { return int(p.pile_size); })
+        .def_property_readonly("supply", [](const Position& p) { return p.supply(); })
+        .def_property_readonly("is_terminal", [](const Position& p) { return p.over; })
+        .def_property_readonly("winner", &winner_of, "'red', 'white', 'draw', or None while the game goes on (R12).")
+        .def_property_readonly("scores", [](const Position& p) {
+            return py::make_tuple(score(p.tokens[kRed]), score(p.tokens[kWhite]));
+        }, "(red, white) scores: the sum of n*n over territories (R11).")
+        .def_property_readonly("largest", [](const Position& p) {
+            return py::make_tuple(analyse_territories(p.tokens[kRed]).largest,
+                                  analyse_territories(p.tokens[kWhite]).largest);
+        })
+        .def_property_readonly("token_counts", [](const Position& p) {
+            return py::make_tuple(popcount(p.tokens[kRed]), popcount(p.tokens[kWhite]));
+        })
+        .def_property_readonly("board", [](const Position& p) {
+            py::array_t<int8_t> a({kRanks, kFiles});
+            auto v = a.mutable_unchecked<2>();
+            for (int sq = 0; sq < kSquares; ++sq)
+                v(rank_of(sq), file_of(sq)) = int8_t((p.tokens[kRed] & bit(sq)) ? 1 : (p.tokens[kWhite] & bit(sq)) ? 2 : 0);
+            return a;
+        }, "(9, 9) int8 array: board[rank - 1, file] with file a = 0; 0 empty, 1 red, 2 white.")
+        .def("copy", [](const Position& p) { return p; })
+        .def("__copy__", [](const Position& p) { return p; })
+        .def("__deepcopy__", [](const Position& p, py::dict) { return p; }, py::arg("memo"))
+        .def("__str__", &draw_position)
+        .def("__repr__", &repr)
+        .def("__eq__", [](const Position& a, const py::object& b) -> py::object {
+            if (!py::isinstance<Position>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            const Position& o = b.cast<const Position&>();
+            return py::bool_(a.rules == o.rules && format_position(a) == format_position(o));
+        })
+        .def("__hash__", [](const Position& p) {
+            return py::hash(py::make_tuple(format_position(p), int(p.rules.reshuffle)));
+        })
+        .def(py::pickle(
+            [](const Position& p) {
+                return py::make_tuple(format_position(p), reshuffle_name(p.rules.reshuffle), py::int_(p.rng_state));
+            },
+            [](const py::tuple& t) {
+                if (t.size() != 3) throw py::value_error("Position pickle: expected 3 items");
+                return from_text(t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<py::int_>());
+            }));
+
+    m.def("_score_boards", [](py::array_t<int8_t, py::array::c_style> boards) {
+        if (boards.ndim() != 3 || boards.shape(1) != kRanks || boards.shape(2) != kFiles)
+            raise(PyExc_ValueError, "boards: expected an array of shape (N, 9, 9)", "boards");
+        const py::ssize_t n = boards.shape(0);
+        py::array_t<int32_t> score({n, py::ssize_t(2)}), largest({n, py::ssize_t(2)}), tokens({n, py::ssize_t(2)}),
+            count({n, py::ssize_t(2)});
+        long long bad;
+        {
+            py::gil_scoped_release release;
+            bad = score_boards(boards.data(), n, score.mutable_data(), largest.mutable_data(), tokens.mutable_data(),
+                               count.mutable_data());
+        }
+        if (bad >= 0)
+            raise(PyExc_ValueError, "boards: board " + std::to_string(bad) + " holds a value other than 0, 1, 2", "boards");
+        return py::make_tuple(score, largest, tokens, count);
+    }, py::arg("boards"), "Low-level batch scorer over a C-contiguous (N, 9, 9) int8 array; see rosen.score_boards.");
+
+    m.def("_random_play", [](const py::int_& games, const py::int_& seed, int players, const std::string& reshuffle,
+                             int threads) {
+        Rules rules;
+        rules.players = uint8_t(parse_players(players));
+        rules.reshuffle = parse_reshuffle(reshuffle);
+        const uint64_t n = parse_seed(games, "games"), s = parse_seed(seed);
+        if (threads < 1 || threads > 256) raise(PyExc_ValueError, "threads: expected 1..256", "threads");
+        RandomPlayStats st;
+        {
+            py::gil_scoped_release release;
+            st = random_play(rules, n, s, threads);
+        }
+        py::dict d;
+        d["games"] = st.games;
+        d["red_wins"] = st.red_wins;
+        d["white_wins"] = st.white_wins;
+        d["draws"] = st.draws;
+        d["plies"] = st.plies;
+        d["blockades"] = st.blockades;
+        d["seconds"] = st.seconds;
+        return d;
+    }, py::arg("games"), py::arg("seed"), py::arg("players"), py::arg("reshuffle"), py::arg("threads"));
+}

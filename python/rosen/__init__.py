@@ -1,6 +1,36 @@
-"""rosen: an engine for Rosenkönig (The Rose King) and Lovagok (Knatsch) dice contests."""
+"""rosen: a fast engine for Rosenkönig (The Rose King) and Lovagok (Knatsch) dice contests.
+
+The C++ core (``rosen._core``) owns all game logic; this package re-exports it with a few
+conveniences. Positions are immutable: ``Position.play(move)`` returns a new position.
+
+>>> import rosen
+>>> pos = rosen.Position.new(seed=1)
+>>> pos = pos.play(pos.legal_moves()[0])
+"""
 from __future__ import annotations
 
-from . import _core
+from ._core import (
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Position,
+    RosenError,
+)
+from .randomplay import RandomPlayStats, random_play
+from .territory import BoardScores, score_boards
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "BoardScores",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Move",
+    "Position",
+    "RandomPlayStats",
+    "RosenError",
+    "random_play",
+    "score_boards",
+]

@@ -9,9 +9,10 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
+from . import cli_randomplay
 
 
-_COMMANDS: list = []
+_COMMANDS = [cli_randomplay]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,39 @@
+// The interchange notation of RULES.md: squares, cards, moves and position lines, plus the
+// project's extension for the 4-player variant (13 fields instead of 9, sides r1 w1 r2 w2).
+// Printing is canonical (hands and discard in card-id order, runs of empty squares merged), and
+// parsing inverts it: parse(format(p)) == p for every position.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "position.h"
+
+namespace rosen {
+
+// A malformed string. `field` names the part that is wrong (e.g. "side", "red hand", "move").
+struct NotationError : std::invalid_argument {
+    NotationError(std::string field_name, const std::string& message)
+        : std::invalid_argument(message), field(std::move(field_name)) {}
+    std::string field;
+};
+
+std::string square_name(int sq);
+int parse_square(std::string_view text);  // -1 if not a square
+
+std::string card_name(int card);
+int parse_card(std::string_view text);    // -1 if not a card; case-insensitive
+std::string format_cards(CardMask cards); // canonical order, "-" when empty
+
+std::string format_move(Move m);
+Move parse_move(std::string_view text);   // throws NotationError (field "move")
+
+std::string player_name(const Rules& rules, int player);  // "r", "w" or "r1", "w1", "r2", "w2"
+
+// hide_order prints the draw pile as "*" even when its order is known (what a player may see).
+std::string format_position(const Position& pos, bool hide_order = false);
+// The player count comes from the field count; `seed` seeds draws from a pile of unknown order.
+Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t seed);
+
+}  // namespace rosen

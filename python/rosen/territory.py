@@ -1,0 +1,53 @@
+"""Batch territory scoring of many boards at once (RULES.md R10-R12)."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _core
+
+
+class BoardScores(NamedTuple):
+    """Per-board results; every field is an int32 array of shape (N, 2): column 0 red, 1 white."""
+
+    score: np.ndarray    #: sum of n*n over the colour's territories (R11)
+    largest: np.ndarray  #: size of the largest territory
+    tokens: np.ndarray   #: number of tokens of the colour
+    count: np.ndarray    #: number of territories
+
+    def winners(self) -> np.ndarray:
+        """Per board: 1 if red wins, 2 if white wins, 0 for a draw, by R12's tie-breaks."""
+        key = np.stack([self.score, self.largest, self.tokens], axis=-1)  # (N, 2, 3)
+        red, white = key[:, 0, :], key[:, 1, :]
+        diff = red - white
+        first = np.argmax(diff != 0, axis=1)  # the first criterion that differs
+        decisive = diff[np.arange(len(diff)), first]
+        return np.where(decisive > 0, 1, np.where(decisive < 0, 2, 0)).astype(np.int8)
+
+
+def score_boards(boards: np.ndarray) -> BoardScores:
+    """Score many boards in C++ with the GIL released.
+
+    ``boards`` is an integer array of shape ``(N, 9, 9)`` (or ``(9, 9)`` for one board) with
+    ``boards[n, rank - 1, file]`` the square at that file (a = 0) and rank; 0 is empty, 1 a red
+    token, 2 a white token -- the layout of ``Position.board``. Territories are symmetric under
+    flips, so an array laid out rank 9 first scores the same.
+    """
+    arr = np.asarray(boards)
+    if arr.dtype.kind not in "biu":
+        raise TypeError(f"boards: expected an integer array (int8 preferred), got dtype {arr.dtype}")
+    single = arr.ndim == 2
+    if single:
+        arr = arr[None]
+    if arr.ndim != 3 or arr.shape[1:] != (9, 9):
+        raise ValueError(f"boards: expected shape (N, 9, 9) or (9, 9), got {np.shape(boards)}")
+    if arr.dtype != np.int8:
+        # Check before narrowing, so that 257 cannot wrap round to a red token.
+        if arr.size and (arr.min() < 0 or arr.max() > 2):
+            raise ValueError("boards: values must be 0 (empty), 1 (red) or 2 (white)")
+        arr = arr.astype(np.int8)
+    result = BoardScores(*_core._score_boards(np.ascontiguousarray(arr)))
+    if single:
+        result = BoardScores(*(field[0] for field in result))
+    return result
