@@ -9,9 +9,9 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
+from . import cli_lovagok
 
-
-_COMMANDS: list = []
+_COMMANDS: list = [cli_lovagok]
 
 
 def build_parser() -> argparse.ArgumentParser:
