@@ -399,8 +399,11 @@ class Solver:
         best_counts = self._core.best_keep(counts, r)
         best_keep = None if best_counts is None else _faces(best_counts)
         best = next(o for o in options if o.keep == best_keep)
-        # Best first; the stable sort keeps the engine's tie order (stop, then most dice kept).
-        options.sort(key=lambda o: -o.probability)
+        # Best first, then by value; rounding makes float noise a tie, and the stable sort keeps
+        # the engine's tie order (stop, then most dice kept).
+        options.remove(best)
+        options.sort(key=lambda o: -round(o.probability, 12))
+        options.insert(0, best)
         return Advice(roll=faces, rerolls_left=r, best=best, options=tuple(options))
 
     def __repr__(self) -> str:
