@@ -55,13 +55,20 @@ def _check_range(name: str, x: object, lo: int, hi: int) -> int:
 class Result:
     """One final result ``(size, value, further)``; ``further`` is None when there is none.
 
+    ``Result(3, 3, 2)`` and ``Result('3332')`` are the same result.
+
     Results order by strength (L6): ``Result.parse("3334") > Result.parse("3332")``.
     The empty result (every die a six, no dice cards) is ``Result(0, 0)``, written ``"-"``.
     """
 
     __slots__ = ("_size", "_value", "_further", "_rank")
 
-    def __init__(self, size: int, value: int, further: Optional[int] = None) -> None:
+    def __init__(self, size: Union[int, str], value: Optional[int] = None, further: Optional[int] = None) -> None:
+        if isinstance(size, str) and value is None and further is None:
+            # Result('3332'): what repr prints, so a repr pastes back.
+            size, value, further = parse_combination(size)
+        if value is None:
+            raise TypeError("value must be an int (or pass one combination string, e.g. Result('3332'))")
         for name, x in (("size", size), ("value", value)):
             _check_int(name, x)
         if further is not None:
