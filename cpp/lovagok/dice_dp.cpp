@@ -28,7 +28,9 @@ void DiceDP::solve(const double* utility, unsigned cards_mask, int max_rerolls) 
             best[s] = choice;
         }
         auto& w = w_[r];
-        for (int k = 0; k < kNumStates; ++k) {
+        // At the top level only whole attempts (keep nothing) are ever asked for: W_r(empty, m).
+        const int keeps = r == max_rerolls ? 1 : kNumStates;
+        for (int k = 0; k < keeps; ++k) {
             for (int m = 0; m + ds.size(k) <= kMaxDice; ++m) {
                 double sum = 0.0;
                 for (const Transition* t = ds.roll_begin(k, m); t != ds.roll_end(k, m); ++t) sum += t->p * v[t->next];

@@ -32,7 +32,8 @@ public:
     // Standing on state s with r re-rolls left, having played optimally.
     double state_value(int s, int r) const { return v_[r][s]; }
     double stop_value(int s) const { return utility_[DiceStates::get().rank(cards_, s)]; }
-    // Keeping state k and rolling m dice with r re-rolls left after that roll.
+    // Keeping state k and rolling m dice with r re-rolls left after that roll (r < max_rerolls;
+    // at r == max_rerolls only k == 0 is solved).
     double keep_value(int k, int m, int r) const { return w_[r][k * 7 + m]; }
     // The optimal keep on state s with r re-rolls left; -1 means stop.
     int best_keep(int s, int r) const { return best_[r][s]; }
