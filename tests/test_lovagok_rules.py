@@ -185,6 +185,14 @@ def test_L11_two_players_organiser_wins_unless_beaten():
     assert t.p_win[1] == pytest.approx(p1, abs=1e-12)
 
 
+def test_L11_models_agree_with_two_players_and_differ_with_more():
+    # With one later player "take the lead" and "win" are the same goal.
+    assert lv.tournament(2, model="lead").p_win == pytest.approx(lv.tournament(2, model="win").p_win, abs=1e-12)
+    lead, win = lv.tournament(3, model="lead"), lv.tournament(3, model="win")
+    # Player 1 plays for a lead that survives player 2, and so wins more often.
+    assert win.p_win[1] > lead.p_win[1] + 0.01
+
+
 def test_L11_champion_improves_its_holders_chances():
     plain, champ = lv.tournament(4), lv.tournament(4, champion=2)
     assert champ.p_win[2] > plain.p_win[2]

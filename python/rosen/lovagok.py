@@ -593,7 +593,7 @@ def format_grid(row: np.ndarray, sizes: Sequence[int] = (3, 4, 5)) -> str:
             for further in (None, 1, 2, 3, 4, 5):
                 rank = _lv.rank_of(size, value, further or 0)
                 cells.append(f"{row[rank]:9.4f}" if rank >= 0 else f"{'':>9}")
-            lines.append(f"{str(value) * size:<9}" + "".join(cells))
+            lines.append((f"{str(value) * size:<9}" + "".join(cells)).rstrip())
         lines.append("")
     return "\n".join(lines).rstrip("\n")
 
