@@ -17,6 +17,7 @@ its index in increasing strength (``RESULTS[rank]``); utilities and tables are i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -417,6 +418,20 @@ class Solver:
         return f"Solver(dice_cards={self.dice_cards}, max_rerolls={self._max_rerolls})"
 
 
+@lru_cache(maxsize=512)
+def _beat_solver(rank: int, mask: int, max_rerolls: int) -> Solver:
+    """Solvers are immutable once built, so a frontend advising roll after roll reuses one."""
+    return Solver(beat_utility(RESULTS[rank]), dice_cards=cards_of_mask(mask), max_rerolls=max_rerolls)
+
+
+@lru_cache(maxsize=32)
+def _defender_row(mask: int, rerolls: int) -> np.ndarray:
+    """P(beat r) for every result r, one card set: 166 solves, reused by every castle attack."""
+    row = _lv.beat_table_for(mask)[rerolls, MAX_DICE].copy()
+    row.setflags(write=False)
+    return row
+
+
 def advise(target: ResultLike, roll: RollLike, rerolls_left: int, dice_cards: CardsLike = ()) -> Advice:
     """What to keep after ``roll`` to beat ``target`` with ``rerolls_left`` re-rolls to come.
 
@@ -425,7 +440,7 @@ def advise(target: ResultLike, roll: RollLike, rerolls_left: int, dice_cards: Ca
     """
     faces = parse_roll(roll)
     r = _check_range("rerolls_left", rerolls_left, 0, MAX_REROLLS)
-    return Solver.to_beat(target, dice_cards=dice_cards, max_rerolls=r).advise(faces, r)
+    return _beat_solver(as_result(target).rank, parse_dice_cards(dice_cards), r).advise(faces, r)
 
 
 # ----------------------------------------------------------------------------- contests
@@ -448,7 +463,7 @@ class CastleAttack:
         self.defender_rerolls = _check_range("defender_rerolls", defender_rerolls, 0, MAX_REROLLS)
         defender_mask = parse_dice_cards(defender_cards, "defender_cards")
         # The defender simply maximises P(beat the attacker's result): one table row per result.
-        self.p_defender_beats = _lv.beat_table_for(defender_mask)[self.defender_rerolls, MAX_DICE].copy()
+        self.p_defender_beats = _defender_row(defender_mask, self.defender_rerolls)
         beat = beat_utility(self.castle)
         self.utility = beat * (1.0 - self.p_defender_beats)
         self.solver = Solver(self.utility, dice_cards=attacker_cards, max_rerolls=self.attacker_rerolls)
