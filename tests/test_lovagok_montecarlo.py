@@ -86,7 +86,8 @@ def test_L10_castle_attack_matches_simulation_of_both_sides():
 
 def test_L11_tournament_matches_simulation():
     rng = np.random.default_rng(31)
-    t = lv.tournament(3, champion=2)
+    cards = [(), (3,), ()]
+    t = lv.tournament(3, champion=2, dice_cards=cards)
     organiser = Player(t.organiser)
     chasers = {}
     n = 10000
@@ -96,7 +97,7 @@ def test_L11_tournament_matches_simulation():
         for k in (1, 2):
             key = (k, leader)
             if key not in chasers:
-                chasers[key] = Player(lv.Solver.to_beat(leader, max_rerolls=t.rerolls[k]))
+                chasers[key] = Player(lv.Solver.to_beat(leader, dice_cards=cards[k], max_rerolls=t.rerolls[k]), cards[k])
             r = chasers[key].play(rng, t.rerolls[k])
             if r > leader:
                 leader, who = r, k

@@ -112,6 +112,12 @@ def test_bad_rerolls_left_and_utility_and_contests():
         lv.tournament(3, champion=0)
     with pytest.raises(ValueError, match="model"):
         lv.tournament(3, model="greedy")
+    with pytest.raises(ValueError, match="dice_cards"):
+        lv.tournament(3, dice_cards=[(), (5,)])
+    with pytest.raises(TypeError, match="dice_cards"):
+        lv.tournament(3, dice_cards="35")
+    with pytest.raises(ValueError, match=r"dice_cards\[1\]"):
+        lv.tournament(2, dice_cards=[(), (4, 4)])
     with pytest.raises(TypeError, match="catapult"):
         lv.attack_castle("3332", catapult="yes")
     with pytest.raises(TypeError, match="other"):

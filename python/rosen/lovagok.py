@@ -514,8 +514,10 @@ class Tournament:
             raise ValueError(f"model must be one of {TOURNAMENT_MODELS}, got {model!r}")
         if dice_cards is None:
             dice_cards = [()] * players
-        if isinstance(dice_cards, str) or len(dice_cards) != players:
-            raise ValueError(f"dice_cards must be a sequence of {players} card sets (one per player)")
+        if not isinstance(dice_cards, (list, tuple)):
+            raise TypeError(f"dice_cards must be a list of card sets, one per player, got {type(dice_cards).__name__}")
+        if len(dice_cards) != players:
+            raise ValueError(f"dice_cards must hold {players} card sets (one per player), got {len(dice_cards)}")
         self.model = model
         self.champion = champion
         self.masks = tuple(parse_dice_cards(c, f"dice_cards[{i}]") for i, c in enumerate(dice_cards))
