@@ -104,3 +104,28 @@ def test_L11_tournament_matches_simulation():
         wins[who] += 1
     for k in range(3):
         assert_within_4se(wins[k], n, t.p_win[k])
+
+
+def test_L11_win_model_matches_simulation():
+    """Three players, model "win": player 1 plays for a lead that player 2 then fails to take."""
+    rng = np.random.default_rng(41)
+    t = lv.tournament(3, model="win")
+    p2_beats = np.array([lv.p_beat(r, rerolls=2) for r in lv.RESULTS])
+    ranks = np.arange(lv.NUM_RESULTS)
+    organiser = Player(t.organiser)
+    chasers = {}
+    n = 10000
+    wins = np.zeros(3)
+    for _ in range(n):
+        leader, who = organiser.play(rng, 3), 0
+        for k in (1, 2):
+            key = (k, leader)
+            if key not in chasers:
+                goal = (ranks > leader.rank) * (1.0 - p2_beats if k == 1 else 1.0)
+                chasers[key] = Player(lv.Solver(goal, max_rerolls=2))
+            r = chasers[key].play(rng, 2)
+            if r > leader:
+                leader, who = r, k
+        wins[who] += 1
+    for k in range(3):
+        assert_within_4se(wins[k], n, t.p_win[k])
