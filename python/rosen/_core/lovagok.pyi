@@ -1,4 +1,4 @@
-"""Type stub for the compiled submodule rosen._core.lovagok (to be folded into _core.pyi)."""
+"""Type stub for the compiled submodule rosen._core.lovagok."""
 from typing import List, Optional, Tuple
 
 import numpy as np
