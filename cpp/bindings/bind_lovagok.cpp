@@ -1,0 +1,186 @@
+// rosen._core.lovagok: the Lovagok dice engine. Thin: arguments are checked here (the C++ hot
+// paths trust them), long work runs without the GIL, arrays cross as NumPy.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "lovagok/dice_dp.h"
+#include "lovagok/dice_states.h"
+#include "lovagok/strength.h"
+
+namespace py = pybind11;
+namespace lv = rosen::lovagok;
+
+namespace {
+
+using CountsTuple = std::tuple<int, int, int, int, int>;
+using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+void check_range(const char* name, int x, int lo, int hi) {
+    if (x < lo || x > hi)
+        throw py::value_error(std::string(name) + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                              ", got " + std::to_string(x));
+}
+
+int state_of(const CountsTuple& t) {
+    const int c[5] = {std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t), std::get<4>(t)};
+    lv::Counts counts{};
+    for (int v = 0; v < 5; ++v) {
+        check_range("counts", c[v], 0, lv::kMaxDice);
+        counts[v] = static_cast<std::uint8_t>(c[v]);
+    }
+    const int s = lv::DiceStates::get().index_of(counts);
+    if (s < 0) throw py::value_error("counts must hold at most 6 dice in all");
+    return s;
+}
+
+CountsTuple tuple_of(int s) {
+    const lv::Counts& c = lv::DiceStates::get().counts(s);
+    return {c[0], c[1], c[2], c[3], c[4]};
+}
+
+const double* utility_data(const Array& a, py::ssize_t rows) {
+    if (a.ndim() != (rows < 0 ? 1 : 2) || a.shape(a.ndim() - 1) != lv::kNumResults)
+        throw py::value_error("utility must have " + std::to_string(lv::kNumResults) + " entries per row (one per result rank)");
+    return a.data();
+}
+
+// A solved attempt for one utility: the object behind rosen.lovagok.Solver.
+class PySolver {
+public:
+    PySolver(const Array& utility, unsigned cards_mask, int max_rerolls) : dp_(std::make_unique<lv::DiceDP>()) {
+        const double* u = utility_data(utility, -1);
+        check_range("cards_mask", static_cast<int>(cards_mask), 0, lv::kNumCardSets - 1);
+        check_range("max_rerolls", max_rerolls, 0, lv::kMaxRerolls);
+        py::gil_scoped_release release;
+        dp_->solve(u, cards_mask, max_rerolls);
+    }
+    double value(int dice, int rerolls) const {
+        check_range("dice", dice, 0, lv::kMaxDice);
+        check_range("rerolls", rerolls, 0, dp_->max_rerolls());
+        return dp_->value(dice, rerolls);
+    }
+    double state_value(const CountsTuple& counts, int rerolls_left) const {
+        check_range("rerolls_left", rerolls_left, 0, dp_->max_rerolls());
+        return dp_->state_value(state_of(counts), rerolls_left);
+    }
+    // (keep, value) for stopping (keep None) and then every proper sub-multiset, most kept first.
+    std::vector<std::pair<std::optional<CountsTuple>, double>> options(const CountsTuple& counts, int rerolls_left) const {
+        check_range("rerolls_left", rerolls_left, 0, dp_->max_rerolls());
+        const lv::DiceStates& ds = lv::DiceStates::get();
+        const int s = state_of(counts);
+        std::vector<std::pair<std::optional<CountsTuple>, double>> out;
+        out.emplace_back(std::nullopt, dp_->stop_value(s));
+        if (rerolls_left == 0) return out;
+        for (const std::int16_t* k = ds.keeps_begin(s); k != ds.keeps_end(s); ++k)
+            out.emplace_back(tuple_of(*k), dp_->keep_value(*k, ds.size(s) - ds.size(*k), rerolls_left - 1));
+        return out;
+    }
+    std::optional<CountsTuple> best_keep(const CountsTuple& counts, int rerolls_left) const {
+        check_range("rerolls_left", rerolls_left, 0, dp_->max_rerolls());
+        const int k = dp_->best_keep(state_of(counts), rerolls_left);
+        if (k < 0) return std::nullopt;
+        return tuple_of(k);
+    }
+    py::array_t<double> distribution(int dice, int rerolls) const {
+        check_range("dice", dice, 0, lv::kMaxDice);
+        check_range("rerolls", rerolls, 0, dp_->max_rerolls());
+        py::array_t<double> out(lv::kNumResults);
+        dp_->distribution(dice, rerolls, out.mutable_data());
+        return out;
+    }
+    unsigned cards_mask() const { return dp_->cards_mask(); }
+    int max_rerolls() const { return dp_->max_rerolls(); }
+
+private:
+    std::unique_ptr<lv::DiceDP> dp_;
+};
+
+}  // namespace
+
+void bind_lovagok(py::module_& parent) {
+    py::module_ m = parent.def_submodule("lovagok", "Lovagok dice: result strength and exact optimal play.");
+    m.attr("NUM_RESULTS") = lv::kNumResults;
+    m.attr("MAX_REROLLS") = lv::kMaxRerolls;
+    m.attr("MAX_DICE") = lv::kMaxDice;
+
+    m.def("results", [] {
+        std::vector<std::tuple<int, int, int>> out;
+        for (const auto& r : lv::kResults.by_rank) out.emplace_back(r.size, r.value, r.further);
+        return out;
+    }, "Every reachable result (size, value, further; 0 = none) in increasing strength; index = rank.");
+    m.def("rank_of", [](int size, int value, int further) {
+        if (size < 0 || size > 255 || value < 0 || value > 255 || further < 0 || further > 255) return -1;
+        return lv::rank_of(lv::Result{std::uint8_t(size), std::uint8_t(value), std::uint8_t(further)});
+    }, py::arg("size"), py::arg("value"), py::arg("further"), "Strength rank of a result, -1 if it is not one.");
+    m.def("rank_of_counts", [](const CountsTuple& counts, unsigned cards_mask) {
+        check_range("cards_mask", static_cast<int>(cards_mask), 0, lv::kNumCardSets - 1);
+        return lv::DiceStates::get().rank(cards_mask, state_of(counts));
+    }, py::arg("counts"), py::arg("cards_mask"), "Result rank of counted dice (counts of 1..5) plus dice cards.");
+
+    m.def("p_beat", [](int target_rank, int rerolls, int dice, unsigned cards_mask) {
+        check_range("target_rank", target_rank, 0, lv::kNumResults - 1);
+        check_range("rerolls", rerolls, 0, lv::kMaxRerolls);
+        check_range("dice", dice, 0, lv::kMaxDice);
+        check_range("cards_mask", static_cast<int>(cards_mask), 0, lv::kNumCardSets - 1);
+        py::gil_scoped_release release;
+        return lv::p_beat(target_rank, rerolls, dice, cards_mask);
+    }, py::arg("target_rank"), py::arg("rerolls"), py::arg("dice"), py::arg("cards_mask"),
+       "Probability that optimal play ends strictly stronger than the target.");
+
+    m.def("beat_table", [] {
+        py::array_t<double> out({lv::kNumCardSets, lv::kMaxRerolls + 1, lv::kMaxDice + 1, lv::kNumResults});
+        double* data = out.mutable_data();
+        {
+            py::gil_scoped_release release;
+            lv::beat_table(data);
+        }
+        return out;
+    }, "p_beat for every [cards_mask, rerolls 0..3, dice 0..6, target rank]; built without the GIL.");
+    m.def("beat_table_for", [](unsigned cards_mask) {
+        check_range("cards_mask", static_cast<int>(cards_mask), 0, lv::kNumCardSets - 1);
+        py::array_t<double> out({lv::kMaxRerolls + 1, lv::kMaxDice + 1, lv::kNumResults});
+        double* data = out.mutable_data();
+        {
+            py::gil_scoped_release release;
+            lv::beat_table(cards_mask, data);
+        }
+        return out;
+    }, py::arg("cards_mask"), "p_beat for one card set: [rerolls 0..3, dice 0..6, target rank].");
+
+    m.def("solve_batch", [](const Array& utilities, int rerolls, int dice, unsigned cards_mask) {
+        const double* u = utility_data(utilities, 0);
+        check_range("rerolls", rerolls, 0, lv::kMaxRerolls);
+        check_range("dice", dice, 0, lv::kMaxDice);
+        check_range("cards_mask", static_cast<int>(cards_mask), 0, lv::kNumCardSets - 1);
+        const int n = static_cast<int>(utilities.shape(0));
+        py::array_t<double> values(n);
+        py::array_t<double> dists({n, lv::kNumResults});
+        double* pv = values.mutable_data();
+        double* pd = dists.mutable_data();
+        {
+            py::gil_scoped_release release;
+            lv::solve_batch(u, n, rerolls, dice, cards_mask, pv, pd);
+        }
+        return py::make_tuple(values, dists);
+    }, py::arg("utilities"), py::arg("rerolls"), py::arg("dice"), py::arg("cards_mask"),
+       "Optimal value and final-result distribution for each row of an (n, NUM_RESULTS) utility array.");
+
+    py::class_<PySolver>(m, "Solver", "Optimal play for one utility over result ranks and one set of dice cards.")
+        .def(py::init<const Array&, unsigned, int>(), py::arg("utility"), py::arg("cards_mask") = 0u,
+             py::arg("max_rerolls") = lv::kMaxRerolls)
+        .def("value", &PySolver::value, py::arg("dice"), py::arg("rerolls"))
+        .def("state_value", &PySolver::state_value, py::arg("counts"), py::arg("rerolls_left"))
+        .def("options", &PySolver::options, py::arg("counts"), py::arg("rerolls_left"))
+        .def("best_keep", &PySolver::best_keep, py::arg("counts"), py::arg("rerolls_left"))
+        .def("distribution", &PySolver::distribution, py::arg("dice"), py::arg("rerolls"))
+        .def_property_readonly("cards_mask", &PySolver::cards_mask)
+        .def_property_readonly("max_rerolls", &PySolver::max_rerolls);
+}

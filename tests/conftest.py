@@ -1,0 +1,34 @@
+"""Shared helpers for building positions in tests."""
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def fen(ranks: str = "9/9/9/9/9/9/9/9/9", crown: str = "e5", side: str = "r", red: str = "-", white: str = "-",
+        red_heroes: int = 4, white_heroes: int = 4, discard: str = "-", pile: str = "*") -> str:
+    """A 2-player position line (RULES.md notation) from its fields, with easy defaults."""
+    return f"{ranks} {crown} {side} {red} {white} {red_heroes} {white_heroes} {discard} {pile}"
+
+
+def board_ranks(rows: dict) -> str:
+    """Ranks field from {rank number: 9-character string of '.', 'r', 'w'}; other ranks empty."""
+    out = []
+    for rank in range(9, 0, -1):
+        row = rows.get(rank, "." * 9)
+        assert len(row) == 9, row
+        text, run = "", 0
+        for ch in row:
+            if ch == ".":
+                run += 1
+                continue
+            if run:
+                text += str(run)
+                run = 0
+            text += ch
+        if run:
+            text += str(run)
+        out.append(text)
+    return "/".join(out)

@@ -1,0 +1,49 @@
+"""Regenerate the golden files from the current engine: `python tests/golden/regenerate.py`.
+
+Run it only for a deliberate behaviour change, and review the diff of tests/golden/ it makes.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+
+import rosen
+
+HERE = pathlib.Path(__file__).parent
+
+# Positions whose move-tree sizes are pinned (perft). The draw pile is hidden ("*"), so each card
+# the pile can yield is a branch of its own.
+PERFT_POSITIONS = [
+    ("start-2p", "eager", rosen.Position.new(seed=0).fen(hide_pile_order=True), 4),
+    ("start-4p", "eager", rosen.Position.new(seed=0, players=4).fen(hide_pile_order=True), 6),
+    ("midgame-heroes", "eager",
+     "9/9/2ww5/2rwr4/3rw4/4r4/9/9/9 e5 w N1,E1,S2 S1,W1,NE1 4 3 - *", 3),
+    ("lazy-empty-pile", "lazy",
+     "9/9/9/4w4/4r4/9/9/9/9 e5 r N1,S1 E1 2 2 " + ",".join(
+         c for c in (d + str(k) for d in ("N", "NE", "E", "SE", "S", "SW", "W", "NW") for k in (1, 2, 3))
+         if c not in ("N1", "S1", "E1")) + " -", 3),
+    ("blocked-red", "eager", "9/9/9/9/9/9/9/9/r8 a1 r S1,S2,S3,W1,W2 N1 4 4 - *", 4),
+]
+
+
+def deals() -> str:
+    lines = []
+    for players in (2, 4):
+        for seed in (0, 1, 12345, 2**64 - 1):
+            lines.append(f"{players} {seed} {rosen.Position.new(seed=seed, players=players).fen()}")
+    return "\n".join(lines) + "\n"
+
+
+def perft_table() -> list:
+    table = []
+    for name, reshuffle, text, max_depth in PERFT_POSITIONS:
+        pos = rosen.Position(text, reshuffle=reshuffle)
+        table.append({"name": name, "reshuffle": reshuffle, "position": pos.fen(),
+                      "counts": [pos.perft(d) for d in range(max_depth + 1)]})
+    return table
+
+
+if __name__ == "__main__":
+    (HERE / "deals.txt").write_text(deals())
+    (HERE / "perft.json").write_text(json.dumps(perft_table(), indent=1) + "\n")
+    print("wrote", HERE / "deals.txt", "and", HERE / "perft.json")

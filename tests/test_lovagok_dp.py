@@ -1,0 +1,97 @@
+"""The optimal-play DP against exhaustive exact search (tests/lovagok_reference.py)."""
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from rosen import lovagok as lv
+
+try:
+    from . import lovagok_reference as ref
+except ImportError:  # tests/ is not a package
+    import lovagok_reference as ref
+
+RANK = {(r.size, r.value, r.further or 0): r.rank for r in lv.RESULTS}
+SMALL = [(d, r) for d in (1, 2, 3) for r in (0, 1, 2)]
+CARD_SETS = [(), (5,), (1, 3), (2, 4, 5)]
+
+
+def random_utility(seed):
+    """Integer utilities per rank, so the exact reference stays cheap and the check is for any utility."""
+    rng = random.Random(seed)
+    return [rng.randint(0, 50) for _ in range(lv.NUM_RESULTS)]
+
+
+@pytest.mark.parametrize("dice,rerolls", SMALL)
+@pytest.mark.parametrize("cards", CARD_SETS)
+def test_L2_dp_matches_exhaustive_search_for_random_utilities(dice, rerolls, cards):
+    u = random_utility(dice * 100 + rerolls * 10 + len(cards))
+    exact = ref.attempt_value(lambda t: Fraction(u[RANK[t]]), dice, rerolls, cards)
+    solver = lv.Solver(np.array(u, dtype=float), dice_cards=cards, max_rerolls=rerolls)
+    assert solver.value(rerolls=rerolls, dice=dice) == pytest.approx(float(exact), abs=1e-12 * 50)
+
+
+@pytest.mark.parametrize("target", ["1", "5", "54", "11", "335", "3332", "444", "555", "5554", "2222"])
+@pytest.mark.parametrize("dice,rerolls", [(2, 1), (3, 1), (3, 2)])
+def test_p_beat_matches_exhaustive_search(target, dice, rerolls):
+    t = lv.Result.parse(target)
+    key = (t.size, t.value, t.further or 0)
+    exact = ref.attempt_value(lambda r: Fraction(int(ref.ref_beats(r, key))), dice, rerolls)
+    assert lv.p_beat(target, rerolls=rerolls, dice=dice) == pytest.approx(float(exact), abs=1e-12)
+
+
+@pytest.mark.parametrize("rerolls", [1, 2])
+@pytest.mark.parametrize("cards", [(), (4,)])
+def test_one_die_against_literal_enumeration_of_every_policy(rerolls, cards):
+    u = random_utility(7 + rerolls)
+    best = ref.one_die_all_policies(lambda t: Fraction(u[RANK[t]]), rerolls, cards)
+    solver = lv.Solver(np.array(u, dtype=float), dice_cards=cards, max_rerolls=rerolls)
+    assert solver.value(rerolls=rerolls, dice=1) == pytest.approx(float(best), abs=1e-12 * 50)
+
+
+@pytest.mark.parametrize("dice,rerolls", [(2, 2), (3, 2)])
+def test_distribution_is_exact_for_the_advised_policy(dice, rerolls):
+    solver = lv.Solver.to_beat("333", max_rerolls=rerolls)
+
+    def keep(shown, r):
+        if not shown:
+            return None
+        k = solver.best_keep(list(shown), r)
+        return None if k is None else tuple(sorted(k))
+
+    exact = ref.policy_distribution(keep, dice, rerolls)
+    dist = solver.distribution(rerolls=rerolls, dice=dice)
+    expected = np.zeros(lv.NUM_RESULTS)
+    for t, p in exact.items():
+        expected[RANK[t]] = float(p)
+    assert np.allclose(dist, expected, atol=1e-12)
+    assert dist.sum() == pytest.approx(1.0, abs=1e-12)
+    assert dist @ solver.utility == pytest.approx(solver.value(rerolls=rerolls, dice=dice), abs=1e-12)
+
+
+def test_advise_values_match_exhaustive_search_for_each_keep():
+    # Counted dice 5,5,3 with one re-roll left, target 5551: each keep's value by brute force.
+    target = (3, 5, 1)
+    beat = lambda r: Fraction(int(r > target))
+    advice = lv.advise("5551", "553", rerolls_left=1)
+    for option in advice.options:
+        if option.keep is None:
+            exact = beat(ref.ref_result((5, 5, 3)))
+        else:
+            m = option.reroll
+            exact = Fraction(0)
+            for i in range(6 ** m):
+                outcome = [(i // 6 ** j) % 6 + 1 for j in range(m)]
+                exact += beat(ref.ref_result(option.keep + tuple(outcome))) / 6 ** m
+        assert option.probability == pytest.approx(float(exact), abs=1e-12), option
+    assert advice.best.probability == max(o.probability for o in advice.options)
+
+
+def test_strength_matches_reference_on_every_small_roll():
+    for n in range(1, 5):
+        for i in range(6 ** n):
+            faces = [(i // 6 ** j) % 6 + 1 for j in range(n)]
+            for cards in ((), (2,), (1, 5)):
+                got = lv.strength(faces, dice_cards=cards)
+                assert (got.size, got.value, got.further or 0) == ref.ref_result(faces, cards)

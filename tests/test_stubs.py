@@ -1,0 +1,60 @@
+"""The committed type stubs (python/rosen/_core/*.pyi) name exactly what the compiled module exports:
+every module-level name and every public member of every class."""
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+import rosen
+from rosen import _core
+
+STUB_DIR = Path(rosen.__file__).parent / "_core"
+MODULES = {"__init__.pyi": _core, "lovagok.pyi": _core.lovagok}
+HELPERS = {"MoveLike", "Counts"}  # type aliases that exist only in the stubs
+
+
+def names_in(body) -> set:
+    names = set()
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.ImportFrom) and node.module is None:
+            names.update(alias.asname or alias.name for alias in node.names)
+    return names
+
+
+def exported(obj, dunder: set = frozenset()) -> set:
+    return {n for n in dir(obj) if not n.startswith("_") or n in dunder}
+
+
+@pytest.mark.parametrize("stub", sorted(MODULES))
+def test_stub_names_module_exports(stub):
+    module = MODULES[stub]
+    tree = ast.parse((STUB_DIR / stub).read_text())
+    in_stub = names_in(tree.body) - HELPERS
+    in_module = {n for n in dir(module) if not n.startswith("__")}
+    assert in_stub == in_module
+
+
+@pytest.mark.parametrize("stub", sorted(MODULES))
+def test_stub_names_class_members(stub):
+    module = MODULES[stub]
+    tree = ast.parse((STUB_DIR / stub).read_text())
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        cls = getattr(module, node.name)
+        if issubclass(cls, BaseException):
+            continue
+        declared = {n for n in names_in(node.body) if not n.startswith("_")}
+        assert declared == exported(cls), node.name
+        for name in names_in(node.body):
+            assert hasattr(cls, name), f"{node.name}.{name}"
+        assert inspect.isclass(cls)
