@@ -111,8 +111,13 @@ void bind_search(py::module_& m) {
                                                                eval_scale));
              }),
              ROSEN_PARAM_ARGS)
-        .def("search", &Searcher::search, py::arg("position"), py::call_guard<py::gil_scoped_release>(),
+        .def("search", py::overload_cast<const Position&>(&Searcher::search), py::arg("position"), py::call_guard<py::gil_scoped_release>(),
              "Search the position with the budget; the GIL is released meanwhile.")
+        .def("search", py::overload_cast<const Position&, uint64_t, uint64_t, uint64_t>(&Searcher::search),
+             py::arg("position"), py::kw_only(), py::arg("iterations"), py::arg("time_ms"), py::arg("stream"),
+             py::call_guard<py::gil_scoped_release>(),
+             "Search with this call's budget (0 = no limit, not both) and random stream: one slice of a search "
+             "reported in steps (the engine protocol).")
         .def("stop", &Searcher::stop, "End the running search soon; callable from any thread.")
         .def("reset", &Searcher::reset, py::call_guard<py::gil_scoped_release>(), "Forget the trees.");
 }

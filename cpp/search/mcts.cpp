@@ -34,6 +34,12 @@ void Searcher::reset() {
 }
 
 SearchResult Searcher::search(const Position& position) {
+    return search(position, params_.iterations, params_.time_ms, 0);
+}
+
+SearchResult Searcher::search(const Position& position, uint64_t iterations, uint64_t time_ms, uint64_t stream) {
+    if (iterations == 0 && time_ms == 0)
+        throw std::invalid_argument("iterations: both iterations and time_ms are 0; set at least one budget");
     std::lock_guard<std::mutex> lock(searching_);
     // Nothing below ever sees the pile order: the root is a public view (R14).
     const Position root = public_view(position);
@@ -47,17 +53,17 @@ SearchResult Searcher::search(const Position& position) {
     stop_.store(false, std::memory_order_relaxed);
 
     const auto start = Clock::now();
-    const auto deadline = start + std::chrono::milliseconds(params_.time_ms);
+    const auto deadline = start + std::chrono::milliseconds(time_ms);
     std::atomic<uint64_t> started{0};
     std::vector<TreeStats> stats(trees_.size());
     auto work = [&](size_t t) {
         // Each thread its own stream; with one thread the search is a function of (position, seed).
-        Rng rng(mix_seed(params_.seed, t));
+        Rng rng(mix_seed(params_.seed, t + stream * trees_.size()));
         Tree& tree = *trees_[t];
         for (uint64_t i = 0;; ++i) {
             if (stop_.load(std::memory_order_relaxed)) break;
-            if (params_.iterations && started.fetch_add(1, std::memory_order_relaxed) >= params_.iterations) break;
-            if (params_.time_ms && i % kClockEvery == 0 && Clock::now() >= deadline) break;
+            if (iterations && started.fetch_add(1, std::memory_order_relaxed) >= iterations) break;
+            if (time_ms && i % kClockEvery == 0 && Clock::now() >= deadline) break;
             tree.iterate(params_, rng, stats[t]);
         }
     };

@@ -48,6 +48,11 @@ public:
     // When the position is the last root or lies a few plies below it in the tree, that subtree
     // is kept. Throws std::invalid_argument if the game is over. One search at a time.
     SearchResult search(const Position& position);
+    // The same with this call's own budget (0 = no limit; not both 0) and random stream. An
+    // engine that searches in slices (to report progress between them) gives each slice its
+    // budget and a new stream, so that slices do not replay the same random numbers.
+    // Stream 0 with the parameters' budget is exactly search(position).
+    SearchResult search(const Position& position, uint64_t iterations, uint64_t time_ms, uint64_t stream);
     // Ends the running search within an iteration; callable from any thread.
     void stop() { stop_.store(true, std::memory_order_relaxed); }
     // Forget the trees (e.g. a new game).
