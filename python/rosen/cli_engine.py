@@ -1,0 +1,26 @@
+"""``rosen engine``: speak the rosen engine protocol (PROTOCOL.md, docs/protocol.md) on stdin/stdout."""
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+
+from .engine import Engine
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("engine", help="run as an engine for frontends (line protocol on stdin/stdout)",
+                       description=__doc__)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    # UTF-8 whatever the locale, '\n' line ends, and no buffering surprises: the engine flushes
+    # after every response.
+    output = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", errors="replace", newline="\n",
+                              write_through=True)
+    try:
+        return Engine(output).serve(sys.stdin.buffer)
+    finally:
+        output.flush()
+        output.detach()

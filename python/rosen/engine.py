@@ -1,0 +1,325 @@
+"""The engine side of the rosen engine protocol (PROTOCOL.md): commands in, responses out.
+
+``Engine`` holds the state (options, position, searcher) and answers one command line at a time
+(``handle``). Searches run on a thread of their own, so that ``isready``, ``stop``, ``query`` and
+``quit`` are answered while one runs. ``serve`` reads a byte stream (stdin) line by line on the
+calling thread. Input and output are injected, so the same code runs in tests and behind a pipe.
+
+Every response line is written whole and flushed at once. A line the engine cannot use gets
+exactly one ``info string error: ...`` line and leaves the state as it was; an empty or blank
+line is ignored without an answer.
+
+>>> import io
+>>> out = io.StringIO()
+>>> engine = Engine(out)
+>>> engine.handle("position startpos seed 1")
+True
+>>> engine.handle("query p1turn")
+True
+>>> out.getvalue()
+'response true\\n'
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import BinaryIO, Callable, Dict, List, Optional, TextIO
+
+from . import __version__
+from ._core import Position
+from .engine_options import OPTIONS, OptionValue, defaults, find_option, hash_nodes, printable, strength_playouts
+from .engine_parse import parse_go, parse_position
+from .engine_search import Limits, SearchSnapshot, SlicedSearch
+
+#: Playouts of a `go` that names no limit at all.
+DEFAULT_NODES = 20_000
+#: Longest input line read whole; a longer one is skipped with an error.
+MAX_LINE_BYTES = 64 * 1024
+#: How often a running search reports (PROTOCOL.md asks for at least once per second).
+INFO_INTERVAL_S = 0.5
+AUTHOR = "the rosen authors"
+
+#: Commands that need the searcher: during a search they wait for its bestmove (a script may
+#: send `go` twice), or, while an `infinite` search waits for `stop`, they are refused. All
+#: other commands are answered at once; `position` and `setoption` affect the next `go`.
+_NEED_IDLE = {"go", "uginewgame", "bench"}
+
+
+class Engine:
+    """One engine session. ``output`` is any text stream; every line is flushed when written."""
+
+    def __init__(self, output: TextIO) -> None:
+        self._output = output
+        self._write_lock = threading.Lock()
+        self._options: Dict[str, OptionValue] = defaults()
+        self._position: Optional[Position] = None
+        self._searcher: Optional[SlicedSearch] = None
+        self._thread: Optional[threading.Thread] = None
+        self._stop = threading.Event()
+        self._busy = False  # from `go` until its bestmove is written
+        self._infinite = False
+        self.output_lost = False
+        self._commands: Dict[str, Callable[[List[str]], None]] = {
+            "ugi": self._ugi, "isready": self._isready, "setoption": self._setoption,
+            "uginewgame": self._uginewgame, "position": self._position_command, "go": self._go,
+            "stop": self._stop_command, "query": self._query, "bench": self._bench,
+        }
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def handle(self, line: str) -> bool:
+        """Carry out one command line; False once it was `quit` (the session is over)."""
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0].lower(), words[1:]
+        if command == "quit":
+            self.stop_search()
+            return False
+        try:
+            if self.searching and command in _NEED_IDLE:
+                if self._infinite:
+                    raise ValueError(f"{command}: an infinite search is running; send 'stop' first")
+                self.wait()
+            action = self._commands.get(command)
+            if action is None:
+                raise ValueError(f"unknown command '{printable(words[0])}' (known: "
+                                 f"{', '.join(sorted([*self._commands, 'quit']))})")
+            action(args)
+        except Exception as exc:  # noqa: BLE001 - no input may end the session
+            self._error(exc)
+        return True
+
+    def serve(self, stream: BinaryIO) -> int:
+        """Read commands from a byte stream until `quit` or its end; returns the exit status.
+
+        Bytes are decoded as UTF-8 with errors replaced, so no input can raise. At the end of
+        the stream a finite search is allowed to finish (``echo 'go nodes 100' | rosen engine``
+        prints its move); an `infinite` one is stopped.
+        """
+        while True:
+            raw = stream.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                skipped = len(raw) + _skip_line(stream)
+                self._send(f"info string error: line too long ({skipped} bytes; the limit is {MAX_LINE_BYTES})")
+                continue
+            if not self.handle(raw.decode("utf-8", errors="replace")):
+                return 0
+            if self.output_lost:
+                self.stop_search()
+                return 1
+        self.wait(stop_infinite=True)
+        return 0
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def searching(self) -> bool:
+        """True while a search (up to its bestmove) runs."""
+        return self._busy
+
+    @property
+    def position(self) -> Optional[Position]:
+        """The position the next `go` searches (None before the first `position`)."""
+        return self._position
+
+    def option(self, name: str) -> OptionValue:
+        """The current value of an option (any case)."""
+        return self._options[find_option(name).name]
+
+    def stop_search(self) -> None:
+        """End the running search (it still writes its bestmove) and wait for it."""
+        thread = self._thread
+        if thread is None or not self._busy:
+            return
+        self._stop.set()
+        # A slice that starts just after stop() would miss it, so stop again until the thread ends.
+        while thread.is_alive():
+            if self._searcher is not None:
+                self._searcher.interrupt()
+            thread.join(0.002)
+        self._thread = None
+
+    def wait(self, timeout: Optional[float] = None, *, stop_infinite: bool = False) -> bool:
+        """Wait for the running search to write its bestmove; False if it is still running.
+        ``stop_infinite`` first stops a search that would otherwise wait for `stop`."""
+        thread = self._thread
+        if thread is None:
+            return True
+        if stop_infinite and self._infinite:
+            self.stop_search()
+            return True
+        thread.join(timeout)
+        return not thread.is_alive()
+
+    # -- output --------------------------------------------------------------------------------
+
+    def _send(self, *lines: str) -> None:
+        with self._write_lock:
+            self._write(lines)
+
+    def _write(self, lines) -> None:
+        if self.output_lost:
+            return
+        try:
+            for line in lines:
+                self._output.write(line + "\n")
+            self._output.flush()
+        except (OSError, ValueError):
+            # The frontend closed its end of the pipe: nobody listens any more, so the session
+            # ends (serve() sees the flag) instead of failing on every later line.
+            self.output_lost = True
+
+    def _error(self, exc: Exception) -> None:
+        self._send(_error_line(exc))
+
+    # -- commands ------------------------------------------------------------------------------
+
+    def _ugi(self, args: List[str]) -> None:
+        self._send(f"id name rosen {__version__}", f"id author {AUTHOR}", *(o.ugi_line() for o in OPTIONS), "ugiok")
+
+    def _isready(self, args: List[str]) -> None:
+        self._send("readyok")
+
+    def _setoption(self, args: List[str]) -> None:
+        lowered = [a.lower() for a in args]
+        if len(args) < 2 or lowered[0] != "name" or "value" not in lowered:
+            raise ValueError("setoption: expected 'setoption name <name> value <value>'")
+        split = lowered.index("value")
+        name, value = " ".join(args[1:split]), " ".join(args[split + 1:])
+        option = find_option(name)
+        parsed = option.parse(value)
+        if option.name in ("Threads", "Hash"):
+            threads = parsed if option.name == "Threads" else self._options["Threads"]
+            mib = parsed if option.name == "Hash" else self._options["Hash"]
+            hash_nodes(int(mib), int(threads))  # raises if the pair cannot work
+        self._options[option.name] = parsed
+
+    def _uginewgame(self, args: List[str]) -> None:
+        if self._searcher is not None:
+            self._searcher.reset()
+
+    def _position_command(self, args: List[str]) -> None:
+        self._position = parse_position(args, reshuffle=str(self._options["Reshuffle"]),
+                                        seed=int(self._options["Seed"]))
+
+    def _query(self, args: List[str]) -> None:
+        if len(args) != 1:
+            raise ValueError("query: expected one of gameover, p1turn, result, position, legal")
+        what = args[0].lower()
+        if what not in ("gameover", "p1turn", "result", "position", "legal"):
+            raise ValueError(f"query: unknown question '{printable(args[0])}' "
+                             "(expected gameover, p1turn, result, position or legal)")
+        position = self._position
+        if position is None:
+            raise ValueError(f"query {what}: no position yet; send 'position' first")
+        self._send("response " + _answer(position, what))
+
+    def _go(self, args: List[str]) -> None:
+        try:
+            go = parse_go(args)
+            position = self._position
+            if position is None:
+                raise ValueError("go: no position yet; send 'position startpos' or 'position fen ...' first")
+            if position.is_terminal:
+                raise ValueError("go: the game is over; there is no move to search")
+            limits = go.limits(_p1_to_move(position), strength_playouts(int(self._options["Strength"])),
+                               DEFAULT_NODES)
+            searcher = self._current_searcher()
+        except Exception as exc:  # noqa: BLE001
+            # A `go` that cannot start still ends with one bestmove, so no frontend waits forever.
+            self._error(exc)
+            self._send("bestmove (none)")
+            return
+        self._stop.clear()
+        self._busy = True
+        self._infinite = limits.infinite
+        multipv = int(self._options["MultiPV"])
+        self._thread = threading.Thread(target=self._search_main, args=(searcher, position, limits, multipv),
+                                        name="rosen-search", daemon=True)
+        self._thread.start()
+
+    def _stop_command(self, args: List[str]) -> None:
+        self.stop_search()
+
+    def _bench(self, args: List[str]) -> None:
+        from .engine_bench import run_bench
+
+        if args:
+            raise ValueError("bench: takes no arguments")
+        self._send(*run_bench())
+
+    # -- search --------------------------------------------------------------------------------
+
+    def _current_searcher(self) -> SlicedSearch:
+        """The searcher for the current options, rebuilt (losing its tree) when they changed."""
+        threads = int(self._options["Threads"])
+        key = (threads, int(self._options["Seed"]), hash_nodes(int(self._options["Hash"]), threads))
+        if self._searcher is None or self._searcher.key != key:
+            self._searcher = None
+            self._searcher = SlicedSearch(threads=key[0], seed=key[1], max_nodes=key[2])
+        return self._searcher
+
+    def _search_main(self, searcher: SlicedSearch, position: Position, limits: Limits, multipv: int) -> None:
+        last = [time.monotonic()]
+
+        def progress(snapshot: SearchSnapshot) -> None:
+            now = time.monotonic()
+            if now - last[0] >= INFO_INTERVAL_S:
+                last[0] = now
+                self._send(*snapshot.info_lines(multipv))
+
+        try:
+            snapshot = searcher.run(position, limits, self._stop, progress)
+            if limits.infinite:
+                self._stop.wait()  # `go infinite` answers only after `stop` (as in UCI)
+            self._finish(*snapshot.info_lines(multipv), f"bestmove {snapshot.best_move}")
+        except Exception as exc:  # noqa: BLE001 - the promised bestmove must come
+            self._finish(_error_line(exc), "bestmove (none)")
+
+    def _finish(self, *lines: str) -> None:
+        # Idle before the bestmove is out: a frontend may send its next command the moment it
+        # reads it, and that command must not find the engine still busy.
+        with self._write_lock:
+            self._busy = False
+            self._write(lines)
+
+    def __repr__(self) -> str:
+        fen = self._position.fen(hide_pile_order=True) if self._position is not None else None
+        return f"Engine(position={fen!r}, searching={self.searching})"
+
+
+def _error_line(exc: Exception) -> str:
+    # ValueErrors carry a message for the user; anything else is a bug, said as such. Either
+    # way it is one line.
+    message = str(exc) if isinstance(exc, ValueError) else f"internal: {type(exc).__name__}: {exc}"
+    return "info string error: " + " ".join(message.split())
+
+
+def _p1_to_move(position: Position) -> bool:
+    """p1 is Red (2 players) or the Red team (4 players: r1 and r2)."""
+    return position.turn.startswith("r")
+
+
+def _answer(position: Position, what: str) -> str:
+    if what == "gameover":
+        return "true" if position.is_terminal else "false"
+    if what == "p1turn":
+        return "true" if _p1_to_move(position) else "false"
+    if what == "result":
+        return {"red": "p1win", "white": "p2win", "draw": "draw", None: "none"}[position.winner]
+    if what == "position":
+        return position.fen(hide_pile_order=True)
+    return " ".join(str(m) for m in position.legal_moves())
+
+
+def _skip_line(stream: BinaryIO) -> int:
+    """Read and drop the rest of an over-long line; returns how many bytes that was."""
+    skipped = 0
+    while True:
+        chunk = stream.readline(MAX_LINE_BYTES)
+        skipped += len(chunk)
+        if not chunk or chunk.endswith(b"\n"):
+            return skipped

@@ -1,0 +1,125 @@
+"""The options of ``rosen engine`` (PROTOCOL.md `setoption`): their types, ranges and defaults.
+
+Each option knows how to print its `option` line for `ugi` and how to parse a value. Parsing
+never changes anything: it returns the new value or raises ``ValueError`` whose message starts
+with the option's name, so the engine can answer with one `info string error:` line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Optional, Tuple, Union
+
+from . import _core
+
+OptionValue = Union[int, str]
+
+#: Bytes one search-tree node takes; the Hash option is converted to a node count with it.
+NODE_BYTES: int = _core._search_node_bytes
+_MIB = 1 << 20
+#: The search arena holds at most 2**31 nodes and needs at least 1000 per thread.
+_MAX_NODES = 1 << 31
+_MIN_NODES_PER_THREAD = 1000
+
+
+@dataclass(frozen=True)
+class SpinOption:
+    """An integer option in [minimum, maximum]."""
+
+    name: str
+    default: int
+    minimum: int
+    maximum: int
+    help: str
+
+    def ugi_line(self) -> str:
+        return f"option name {self.name} type spin default {self.default} min {self.minimum} max {self.maximum}"
+
+    def parse(self, text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise ValueError(f"{self.name}: expected an integer, got '{printable(text)}'") from None
+        if not self.minimum <= value <= self.maximum:
+            raise ValueError(f"{self.name}: expected {self.minimum}..{self.maximum}, got {value}")
+        return value
+
+
+@dataclass(frozen=True)
+class ComboOption:
+    """One of a fixed set of words (compared without case)."""
+
+    name: str
+    default: str
+    choices: Tuple[str, ...]
+    help: str
+
+    def ugi_line(self) -> str:
+        return f"option name {self.name} type combo default {self.default} " + " ".join(
+            f"var {c}" for c in self.choices)
+
+    def parse(self, text: str) -> str:
+        word = text.lower()
+        if word not in self.choices:
+            raise ValueError(f"{self.name}: expected one of {', '.join(self.choices)}, got '{printable(text)}'")
+        return word
+
+
+Option = Union[SpinOption, ComboOption]
+
+#: Strength 1..19 caps every search at this many playouts; 20 is unlimited. Each step is about
+#: 1.5 times the playouts of the one below (12 at 1, about 460 at 10, about 17 700 at 19).
+STRENGTH_MAX = 20
+
+
+def strength_playouts(strength: int) -> Optional[int]:
+    """The playout cap of a Strength level, or None for full strength (20)."""
+    if strength >= STRENGTH_MAX:
+        return None
+    return round(8 * 1.5 ** strength)
+
+
+OPTIONS: Tuple[Option, ...] = (
+    SpinOption("Threads", 1, 1, 256, "search threads (root parallelism); 1 gives reproducible searches"),
+    SpinOption("Seed", 0, 0, 2**63 - 1,
+               "seed of the search and of plain 'draw' moves from a pile of unknown order"),
+    ComboOption("Reshuffle", "eager", ("eager", "lazy"),
+                "reshuffle rule (RULES.md R7); applies from the next 'position' command"),
+    SpinOption("MultiPV", 1, 1, 64, "candidate moves reported in 'info multipv' lines"),
+    SpinOption("Hash", 32, 1, 16384, "search tree memory in MiB (24 bytes a node)"),
+    SpinOption("Strength", STRENGTH_MAX, 1, STRENGTH_MAX,
+               "1..19 cap every search at about 8 * 1.5**Strength playouts; 20 is full strength"),
+)
+
+_BY_KEY: Dict[str, Option] = {o.name.lower(): o for o in OPTIONS}
+
+
+def find_option(name: str) -> Option:
+    """The option called ``name`` (any case); ValueError naming it if there is none."""
+    option = _BY_KEY.get(name.lower())
+    if option is None:
+        known = ", ".join(o.name for o in OPTIONS)
+        raise ValueError(f"setoption: unknown option '{printable(name)}' (known: {known})")
+    return option
+
+
+def defaults() -> Dict[str, OptionValue]:
+    """Every option's default, keyed by its name."""
+    return {o.name: o.default for o in OPTIONS}
+
+
+def hash_nodes(mib: int, threads: int) -> int:
+    """Tree nodes that ``mib`` MiB hold, checked against what ``threads`` threads need."""
+    nodes = min(mib * _MIB // NODE_BYTES, _MAX_NODES)
+    if nodes < _MIN_NODES_PER_THREAD * threads:
+        raise ValueError(f"Hash: {mib} MiB holds {nodes} nodes, fewer than {_MIN_NODES_PER_THREAD} for each of "
+                         f"{threads} threads")
+    return nodes
+
+
+def printable(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters with control and non-ASCII characters escaped, so an
+    error line quoting hostile input stays one short, plain line."""
+    cut = text[:limit]
+    shown = cut.encode("ascii", "backslashreplace").decode("ascii")
+    shown = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in shown)
+    return shown + ("..." if len(text) > limit else "")
