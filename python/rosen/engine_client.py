@@ -1,0 +1,376 @@
+"""Drive any program that speaks the rosen engine protocol (PROTOCOL.md) through a pipe.
+
+In the spirit of python-chess's engine module, without its asyncio: ``EngineClient`` starts the
+command, does the `ugi`/`isready` handshake and offers ``play`` and ``analyse``; a reader thread
+collects the engine's lines so that every wait has a timeout. ``EngineAgent`` wraps a client as
+an agent for matches (``name``, ``choose(position)``, ``reset``, ``on_move``).
+
+>>> with EngineClient(["rosen", "engine"]) as engine:            # doctest: +SKIP
+...     result = engine.play(rosen.Position.new(seed=1), nodes=2000)
+...     print(result.move, result.info.winrate)
+"""
+from __future__ import annotations
+
+import queue
+import shlex
+import subprocess
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+from ._core import Move, Position
+
+Command = Union[str, Sequence[str]]
+
+_INT_FIELDS = {"seldepth", "nodes", "nps", "time", "tree", "multipv", "visits"}
+_FLOAT_FIELDS = {"depth", "winrate", "score", "prior"}
+
+
+class EngineError(RuntimeError):
+    """The engine reported an error, broke the protocol, died or did not answer in time."""
+
+
+def parse_info(line: str) -> Dict[str, Any]:
+    """The fields of one `info` line: numbers as int or float, ``pv`` as a list of move texts,
+    ``string`` as the rest of the line. Unknown fields are kept as text (each one word)."""
+    words = line.split()
+    if not words or words[0] != "info":
+        raise ValueError(f"line: not an info line: {line[:60]!r}")
+    out: Dict[str, Any] = {}
+    i = 1
+    while i < len(words):
+        key = words[i]
+        if key in ("pv", "string"):
+            rest = words[i + 1:]
+            out[key] = rest if key == "pv" else " ".join(rest)
+            break
+        value = words[i + 1] if i + 1 < len(words) else ""
+        try:
+            out[key] = int(value) if key in _INT_FIELDS else float(value) if key in _FLOAT_FIELDS else value
+        except ValueError:
+            out[key] = value
+        i += 2
+    return out
+
+
+@dataclass
+class Analysis:
+    """The last report of a search: the root summary and one entry per candidate (multipv)."""
+
+    root: Dict[str, Any] = field(default_factory=dict)
+    candidates: List[Dict[str, Any]] = field(default_factory=list)
+    lines: List[str] = field(default_factory=list)  #: every line the search wrote
+
+    @property
+    def winrate(self) -> Optional[float]:
+        return self.root.get("winrate")
+
+    @property
+    def score(self) -> Optional[float]:
+        return self.root.get("score")
+
+    @property
+    def nodes(self) -> Optional[int]:
+        return self.root.get("nodes")
+
+    @property
+    def pv(self) -> List[str]:
+        return self.root.get("pv", [])
+
+    def __repr__(self) -> str:
+        return f"Analysis(winrate={self.winrate}, score={self.score}, nodes={self.nodes}, pv={' '.join(self.pv)!r})"
+
+
+@dataclass
+class PlayResult:
+    """The engine's move (None for `bestmove (none)`) and the analysis behind it."""
+
+    move: Optional[Move]
+    info: Analysis
+
+    def __repr__(self) -> str:
+        return f"PlayResult(move={self.move!r}, info={self.info!r})"
+
+
+class EngineClient:
+    """One engine process. ``command`` is an argv list or a shell-like string; ``timeout`` (s)
+    bounds every wait beyond a search's own time. ``options`` are set after the handshake."""
+
+    def __init__(self, command: Command, *, timeout: float = 30.0, options: Optional[Mapping[str, Any]] = None,
+                 cwd: Optional[str] = None) -> None:
+        self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        self.timeout = timeout
+        self._process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd)
+        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._reader = threading.Thread(target=self._read_stdout, name="engine-client-reader", daemon=True)
+        self._reader.start()
+        self.id: Dict[str, str] = {}
+        self.options: Dict[str, str] = {}
+        try:
+            self._handshake()
+            for name, value in (options or {}).items():
+                self.setoption(name, value)
+        except BaseException:
+            self.kill()
+            raise
+
+    # -- plumbing ------------------------------------------------------------------------------
+
+    def _read_stdout(self) -> None:
+        assert self._process.stdout is not None
+        for raw in self._process.stdout:
+            self._lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+        self._lines.put(None)
+
+    def send(self, line: str) -> None:
+        """Write one command line (a newline is added) and flush it."""
+        assert self._process.stdin is not None
+        try:
+            self._process.stdin.write(line.encode("utf-8") + b"\n")
+            self._process.stdin.flush()
+        except (BrokenPipeError, ValueError) as exc:
+            raise EngineError(f"engine: cannot write to {self.command[0]}: it has exited") from exc
+
+    def send_bytes(self, data: bytes) -> None:
+        """Write raw bytes (tests feed hostile input this way)."""
+        assert self._process.stdin is not None
+        try:
+            self._process.stdin.write(data)
+            self._process.stdin.flush()
+        except (BrokenPipeError, ValueError) as exc:
+            raise EngineError(f"engine: cannot write to {self.command[0]}: it has exited") from exc
+
+    def readline(self, timeout: Optional[float] = None) -> str:
+        """The next line the engine wrote; EngineError at its end of output or after ``timeout``."""
+        try:
+            line = self._lines.get(timeout=self.timeout if timeout is None else timeout)
+        except queue.Empty:
+            raise EngineError(f"engine: no answer within {self.timeout if timeout is None else timeout} s") from None
+        if line is None:
+            self._lines.put(None)  # later reads see the end too
+            raise EngineError(f"engine: {self.command[0]} closed its output (exit status {self._process.poll()})")
+        return line
+
+    def sync(self) -> List[str]:
+        """`isready` and wait for `readyok`; returns the lines before it. Raises EngineError if
+        one of them is an error report (the engine refused the commands sent since the last sync)."""
+        self.send("isready")
+        lines = []
+        while True:
+            line = self.readline()
+            if line == "readyok":
+                break
+            lines.append(line)
+        errors = [line for line in lines if line.startswith("info string error:")]
+        if errors:
+            raise EngineError("engine: " + errors[0][len("info string error:"):].strip())
+        return lines
+
+    def _handshake(self) -> None:
+        self.send("ugi")
+        while True:
+            line = self.readline()
+            if line == "ugiok":
+                break
+            words = line.split()
+            if words[:2] == ["id", "name"] or words[:2] == ["id", "author"]:
+                self.id[words[1]] = " ".join(words[2:])
+            elif words[:2] == ["option", "name"]:
+                self.options[words[2]] = line
+        self.sync()
+
+    # -- commands ------------------------------------------------------------------------------
+
+    def setoption(self, name: str, value: Any) -> None:
+        """Set one option; EngineError if the engine refuses it."""
+        self.send(f"setoption name {name} value {value}")
+        self.sync()
+
+    def new_game(self) -> None:
+        """`uginewgame`: the engine forgets its search tree."""
+        self.send("uginewgame")
+        self.sync()
+
+    def set_position(self, position: Union[Position, str], moves: Sequence[Union[Move, str]] = ()) -> None:
+        """Send a position: a rosen.Position (its pile order hidden, R14), a RULES.md position
+        line, or the words after `position` (``"startpos seed 3"``), plus moves."""
+        if isinstance(position, Position):
+            text = "fen " + position.fen(hide_pile_order=True)
+        elif position.split()[:1] in (["startpos"], ["fen"]):
+            text = position
+        else:
+            text = "fen " + position
+        if moves:
+            text += " moves " + " ".join(str(m) for m in moves)
+        self.send("position " + text)
+        self.sync()
+
+    def query(self, what: str) -> str:
+        """The engine's `response` to ``query <what>``."""
+        self.send(f"query {what}")
+        line = self.readline()
+        if line.startswith("info string error:"):
+            raise EngineError("engine: " + line[len("info string error:"):].strip())
+        if not line.startswith("response"):
+            raise EngineError(f"engine: expected a response to query {what}, got {line[:80]!r}")
+        return line[len("response"):].strip()
+
+    def go(self, *, nodes: Optional[int] = None, movetime: Optional[int] = None) -> PlayResult:
+        """Search the current position; returns the bestmove and the last analysis."""
+        words = ["go"]
+        if nodes is not None:
+            words += ["nodes", str(nodes)]
+        if movetime is not None:
+            words += ["movetime", str(movetime)]
+        self.send(" ".join(words))
+        wait = self.timeout + (movetime or 0) / 1000.0
+        analysis = Analysis()
+        error = None
+        while True:
+            line = self.readline(wait)
+            if line.startswith("bestmove"):
+                break
+            analysis.lines.append(line)
+            if line.startswith("info string error:"):
+                # Read on to the bestmove that still comes, so the next command starts in step.
+                error = error or line[len("info string error:"):].strip()
+            elif line.startswith("info "):
+                info = parse_info(line)
+                if "multipv" in info:
+                    if info["multipv"] == 1:
+                        analysis.candidates = []
+                    analysis.candidates.append(info)
+                elif "depth" in info:
+                    analysis.root = info
+        if error is not None:
+            raise EngineError("engine: " + error)
+        words = line.split()
+        move = None if len(words) < 2 or words[1] == "(none)" else Move(words[1])
+        return PlayResult(move, analysis)
+
+    def play(self, position: Union[Position, str], *, nodes: Optional[int] = None, movetime: Optional[int] = None,
+             moves: Sequence[Union[Move, str]] = ()) -> PlayResult:
+        """The engine's move in ``position`` (after ``moves``) with the given budget."""
+        self.set_position(position, moves)
+        return self.go(nodes=nodes, movetime=movetime)
+
+    def analyse(self, position: Union[Position, str], *, nodes: Optional[int] = None,
+                movetime: Optional[int] = None, multipv: Optional[int] = None) -> Analysis:
+        """The engine's analysis of ``position``; ``multipv`` sets the MultiPV option first."""
+        if multipv is not None:
+            self.setoption("MultiPV", multipv)
+        return self.play(position, nodes=nodes, movetime=movetime).info
+
+    def quit(self, timeout: float = 5.0) -> int:
+        """`quit` and wait for the process; kills it if it does not exit in time."""
+        if self._process.poll() is None:
+            try:
+                self.send("quit")
+            except EngineError:
+                pass
+            try:
+                self._process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._close_pipes()
+        return self._process.returncode
+
+    def kill(self) -> None:
+        """End the process at once."""
+        if self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        for pipe in (self._process.stdin, self._process.stdout):
+            try:
+                if pipe is not None:
+                    pipe.close()
+            except OSError:
+                pass
+
+    @property
+    def returncode(self) -> Optional[int]:
+        """The exit status, or None while the engine runs."""
+        return self._process.poll()
+
+    def __enter__(self) -> "EngineClient":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.quit()
+
+    def __repr__(self) -> str:
+        return f"EngineClient({' '.join(self.command)!r}, running={self.returncode is None})"
+
+
+@dataclass(frozen=True)
+class EngineStats:
+    """Figures of one engine decision, named as the match runner's MoveStats names them:
+    ``nodes`` are tree nodes, ``iterations`` playouts (the protocol's `nodes`)."""
+
+    depth: float = 0.0
+    seldepth: int = 0
+    nodes: int = 0
+    iterations: int = 0
+    time_ms: float = 0.0
+
+    @property
+    def nps(self) -> float:
+        return self.iterations * 1000.0 / self.time_ms if self.time_ms > 0 else 0.0
+
+
+class EngineAgent:
+    """A match agent that asks an engine process for each move.
+
+    ``EngineAgent("rosen engine", nodes=2000)`` or with ``movetime`` (ms); ``options`` are set
+    once (e.g. ``{"Seed": 3}``). Positions are sent with the pile order hidden (R14).
+    """
+
+    def __init__(self, command: Command, *, nodes: Optional[int] = None, movetime: Optional[int] = None,
+                 options: Optional[Mapping[str, Any]] = None, name: Optional[str] = None,
+                 timeout: float = 30.0) -> None:
+        if nodes is None and movetime is None:
+            raise ValueError("nodes: give nodes or movetime (or both)")
+        for label, value in (("nodes", nodes), ("movetime", movetime)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise ValueError(f"{label}: expected a positive int, got {value!r}")
+        self.nodes, self.movetime = nodes, movetime
+        self.client = EngineClient(command, options=options, timeout=timeout)
+        budget = f"nodes={nodes}" if nodes is not None else f"movetime={movetime}"
+        self.name = name or f"engine:{' '.join(self.client.command)}:{budget}"
+        self.last_stats: Optional[EngineStats] = None
+        self.last_info: Optional[Analysis] = None
+
+    def choose(self, position: Position) -> Move:
+        """The engine's move in ``position``; EngineError if it gives none or an illegal one."""
+        result = self.client.play(position, nodes=self.nodes, movetime=self.movetime)
+        if result.move is None or not position.is_legal(result.move):
+            raise EngineError(f"engine: {self.name} answered {result.move} in {position.fen(hide_pile_order=True)}")
+        root = result.info.root
+        self.last_info = result.info
+        self.last_stats = EngineStats(depth=root.get("depth", 0.0), seldepth=root.get("seldepth", 0),
+                                      nodes=root.get("tree", 0), iterations=root.get("nodes", 0),
+                                      time_ms=float(root.get("time", 0)))
+        return result.move
+
+    def reset(self) -> None:
+        """A new game: the engine forgets its tree."""
+        self.client.new_game()
+
+    def on_move(self, move: Move) -> None:
+        """Nothing to do: every choose() sends the whole position."""
+
+    def close(self) -> None:
+        """Quit the engine process."""
+        self.client.quit()
+
+    def __enter__(self) -> "EngineAgent":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"EngineAgent({self.name!r})"
