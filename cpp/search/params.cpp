@@ -9,6 +9,8 @@ std::optional<ParamError> validate(const SearchParams& p) {
         return ParamError{"iterations", "iterations: both iterations and time_ms are 0; set at least one budget"};
     if (!std::isfinite(p.exploration) || p.exploration < 0)
         return ParamError{"exploration", "exploration: expected a finite number >= 0"};
+    if (!std::isfinite(p.prior_weight) || p.prior_weight < 0)
+        return ParamError{"prior_weight", "prior_weight: expected a finite number >= 0"};
     if (p.rollout_cutoff < 0) return ParamError{"rollout_cutoff", "rollout_cutoff: expected 0 (no cut-off) or a positive number of plies"};
     if (!std::isfinite(p.margin_weight) || p.margin_weight < 0 || p.margin_weight > 1)
         return ParamError{"margin_weight", "margin_weight: expected a number in [0, 1]"};

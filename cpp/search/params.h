@@ -21,6 +21,7 @@ struct SearchParams {
     uint64_t iterations = 1000;   // total playouts over all threads; 0 = no limit (time_ms must be set)
     uint64_t time_ms = 0;         // wall-clock budget; 0 = no limit (iterations must be set)
     double exploration = 0.5;     // UCT constant c in q + c * sqrt(ln N / n), rewards in [0, 1]
+    double prior_weight = 0.0;    // progressive bias: + prior_weight * prior / (n + 1) in selection
     RolloutPolicy rollout = RolloutPolicy::Heuristic;
     int rollout_cutoff = 0;       // plies after which a rollout stops and is evaluated; 0 = play to the end
     RewardKind reward = RewardKind::Win;

@@ -68,7 +68,7 @@ public:
 private:
     bool expand_moves(uint32_t n, const Position& pos, const SearchParams& p);
     bool expand_cards(uint32_t n, CardMask cards);
-    uint32_t select_child(uint32_t n, int mover_colour, float exploration) const;
+    uint32_t select_child(uint32_t n, int mover_colour, float exploration, float prior_weight) const;
     uint32_t find(uint32_t n, const Position& pos, const Position& target, int depth_left) const;
     void keep_subtree(uint32_t new_root);
 
