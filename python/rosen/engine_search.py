@@ -11,28 +11,18 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
 from . import _core
 from ._core import Position
+from .search import SearchParams
 
 #: Playouts per slice of a playout budget: a fraction of a second at tens of thousands of
 #: playouts per second, so that progress lines come often enough.
 NODE_SLICE = 2048
 #: Milliseconds per slice of a clock or `infinite` search.
 TIME_SLICE_MS = 100
-
-
-def search_defaults() -> dict:
-    """The search's own defaults for every parameter (those the engine has no option for)."""
-    try:
-        from .search import SearchParams
-    except ImportError:  # the Python wrapper of the search is not merged yet
-        return dict(iterations=1000, time_ms=0, exploration=0.5, rollout="heuristic", rollout_cutoff=0,
-                    reward="win", margin_weight=0.0, threads=1, seed=0, max_nodes=1_000_000, temperature=4.0,
-                    hero_cost=12.0, draw_value=2.0, eval_scale=20.0)
-    return SearchParams().as_dict()
 
 
 @dataclass(frozen=True)
@@ -103,9 +93,11 @@ class SlicedSearch:
     """
 
     def __init__(self, *, threads: int, seed: int, max_nodes: int) -> None:
-        params = {**search_defaults(), "threads": threads, "seed": seed, "max_nodes": max_nodes}
+        # The search's own defaults for everything the engine has no option for. The C++
+        # searcher is used directly: the Python Searcher has no per-call budget.
+        params = SearchParams(threads=threads, seed=seed, max_nodes=max_nodes)
         self.key: Tuple[int, int, int] = (threads, seed, max_nodes)
-        self._core = _core._Searcher(**params)
+        self._core = _core._Searcher(**params.as_dict())
 
     def run(self, position: Position, limits: Limits, stop: threading.Event,
             progress: Callable[[SearchSnapshot], None] = lambda s: None) -> SearchSnapshot:
