@@ -1,0 +1,365 @@
+"""The engine protocol command by command (PROTOCOL.md), in process: Engine with injected streams."""
+from __future__ import annotations
+
+import pytest
+
+import rosen
+from conftest import fen
+from engine_helpers import InProcessEngine, final_block, without_clock
+from rosen.engine_client import parse_info
+from rosen.engine_options import OPTIONS, strength_playouts
+
+
+@pytest.fixture
+def eng():
+    engine = InProcessEngine()
+    yield engine
+    engine.close()
+
+
+def error_lines(lines):
+    return [line for line in lines if line.startswith("info string error:")]
+
+
+def test_ugi_names_engine_and_every_option(eng):
+    lines = eng.send("ugi")
+    assert lines[0].startswith("id name rosen ")
+    assert lines[1].startswith("id author ")
+    assert lines[-1] == "ugiok"
+    names = [line.split()[2] for line in lines if line.startswith("option name")]
+    assert names == [o.name for o in OPTIONS]
+    assert {"Threads", "Seed", "Reshuffle", "MultiPV", "Hash", "Strength"} <= set(names)
+
+
+def test_isready_and_every_line_flushed(eng):
+    assert eng.send("isready") == ["readyok"]
+    flushes = eng.sink.flushes
+    eng.send("isready", "isready")
+    assert eng.sink.flushes == flushes + 2
+
+
+def test_startpos_queries_match_the_rules(eng):
+    assert eng.send("position startpos seed 5") == []
+    pos = rosen.Position.new(5)
+    assert eng.send("query position") == ["response " + pos.fen(hide_pile_order=True)]
+    assert eng.send("query position")[0].endswith(" *")
+    assert eng.send("query legal") == ["response " + " ".join(str(m) for m in pos.legal_moves())]
+    assert eng.send("query p1turn", "query gameover", "query result") == [
+        "response true", "response false", "response none"]
+
+
+def first_moves(pos, plies):
+    """The position and move texts after ``plies`` first-legal moves."""
+    moves = []
+    for _ in range(plies):
+        moves.append(str(pos.legal_moves()[0]))
+        pos = pos.play(moves[-1])
+    return pos, moves
+
+
+def test_startpos_moves_with_a_known_draw(eng):
+    pos, moves = first_moves(rosen.Position.new(9), 2)
+    card = pos.draw_outcomes()[-1][0]
+    after = pos.play(f"draw:{card}")
+    eng.send(f"position startpos seed 9 moves {' '.join(moves)} draw:{card}")
+    assert eng.send("query position") == ["response " + after.fen(hide_pile_order=True)]
+    assert card in after.hands[0]
+    assert eng.send("query p1turn") == ["response false"]
+
+
+def test_plain_draw_in_a_deal_takes_the_top_card(eng):
+    pos, moves = first_moves(rosen.Position.new(3), 2)
+    top = pos.draw_pile[0]
+    eng.send(f"position startpos seed 3 moves {' '.join(moves)} draw")
+    after = pos.play("draw")
+    assert top in after.hands[0]
+    assert eng.send("query position") == ["response " + after.fen(hide_pile_order=True)]
+
+
+def test_four_player_startpos(eng):
+    eng.send("position startpos players 4 seed 2")
+    pos = rosen.Position.new(2, players=4)
+    assert eng.send("query position") == ["response " + pos.fen(hide_pile_order=True)]
+    assert len(pos.fen().split()) == 13
+    move = pos.legal_moves()[0]
+    eng.send(f"position startpos players 4 seed 2 moves {move}")
+    assert eng.send("query p1turn") == ["response false"]  # w1 moves second
+    after = pos.play(move).play(pos.play(move).legal_moves()[0])
+    eng.send(f"position startpos seed 2 players 4 moves {move} {pos.play(move).legal_moves()[0]}")
+    assert eng.send("query p1turn") == ["response true"]  # r2: the Red team again
+    assert eng.send("query position") == ["response " + after.fen(hide_pile_order=True)]
+
+
+def test_fen_with_explicit_pile_is_shown_as_star(eng):
+    pos = rosen.Position.new(4)
+    eng.send("position fen " + pos.fen())
+    assert eng.send("query position") == ["response " + pos.fen(hide_pile_order=True)]
+
+
+def test_fen_with_moves_and_draw_cards(eng):
+    pos = rosen.Position(fen(red="N1,E1", white="S1,W1,NE1", discard="-"))
+    card = pos.play("N1").play("S1").draw_outcomes()[3][0]
+    eng.send(f"position fen {pos.fen()} moves N1 S1 draw:{card}")
+    expected = pos.play("N1").play("S1").play(f"draw:{card}")
+    assert eng.send("query position") == ["response " + expected.fen(hide_pile_order=True)]
+
+
+#: 51 tokens on the board: Red's E1 places the 52nd and ends the game (R8).
+ONE_TOKEN_LEFT = fen(ranks="wwwwwwwww/wwwwwwwww/wwwwwwwww/rrrrrrrrr/rrrrrrrrr/rrrrrr3/9/9/9", crown="f4", red="E1",
+                     white="S1")
+
+
+def test_finished_game_queries(eng):
+    pos = rosen.Position(ONE_TOKEN_LEFT)
+    eng.send(f"position fen {ONE_TOKEN_LEFT} moves E1")
+    end = pos.play("E1")
+    assert end.is_terminal
+    assert eng.send("query gameover", "query result", "query legal") == [
+        "response true", "response " + {"red": "p1win", "white": "p2win", "draw": "draw"}[end.winner], "response "]
+
+
+def test_go_nodes_gives_one_legal_bestmove_with_analysis(eng):
+    eng.send("position startpos seed 1")
+    lines = eng.search("go nodes 500")
+    assert [line for line in lines if line.startswith("bestmove")] == [lines[-1]]
+    best = lines[-1].split()[1]
+    assert rosen.Position.new(1).is_legal(best)
+    root, first = final_block(lines)[:2]
+    info = parse_info(root)
+    assert info["nodes"] == 500
+    assert set(info) >= {"depth", "seldepth", "nodes", "nps", "time", "winrate", "score", "pv"}
+    assert 0.0 <= info["winrate"] <= 1.0
+    assert info["pv"][0] == best
+    assert "draw" not in info["pv"][:-1]  # a PV stops at the first draw
+    candidate = parse_info(first)
+    assert candidate["multipv"] == 1 and candidate["move"] == best
+    assert set(candidate) >= {"visits", "winrate", "score", "prior", "pv"}
+
+
+def test_multipv_lines_one_per_candidate(eng):
+    eng.send("setoption name MultiPV value 3", "position startpos seed 1")
+    block = final_block(eng.search("go nodes 800"))
+    multi = [parse_info(line) for line in block if line.startswith("info multipv")]
+    assert [m["multipv"] for m in multi] == [1, 2, 3]
+    visits = [m["visits"] for m in multi]
+    assert visits == sorted(visits, reverse=True)
+    assert len({m["move"] for m in multi}) == 3
+
+
+def test_numbers_are_from_the_side_to_move(eng):
+    # Red has a 20-square territory, White one token: Red is winning whoever is to move.
+    ranks = "9/9/9/9/rrrrr4/rrrrr4/rrrrr4/rrrrr4/w8"
+    for side, winning in (("r", True), ("w", False)):
+        eng.send(f"position fen {fen(ranks=ranks, side=side, red='N1,NE2,E3,S1,W2', white='S3,SW1,NW2,N3,E1')}")
+        info = parse_info(final_block(eng.search("go nodes 400"))[0])
+        assert (info["winrate"] > 0.8) if winning else (info["winrate"] < 0.2), (side, info)
+        assert (info["score"] > 0) == winning
+
+
+def test_fixed_seed_one_thread_go_nodes_is_reproducible():
+    blocks = []
+    for _ in range(2):
+        eng = InProcessEngine()
+        eng.send("setoption name Seed value 7", "position startpos seed 2")
+        blocks.append([without_clock(line) for line in final_block(eng.search("go nodes 3000"))])
+        eng.close()
+    assert blocks[0] == blocks[1]
+
+
+def test_seed_changes_the_search(eng):
+    eng.send("position startpos seed 2")
+    a = final_block(eng.search("go nodes 600"))[1:]
+    eng.send("setoption name Seed value 99", "uginewgame")
+    b = final_block(eng.search("go nodes 600"))[1:]
+    assert a != b
+
+
+def test_strength_caps_playouts(eng):
+    eng.send("setoption name Strength value 1", "position startpos seed 1")
+    info = parse_info(final_block(eng.search("go nodes 100000"))[0])
+    assert info["nodes"] == strength_playouts(1) == 12
+    eng.send("setoption name Strength value 20")
+    assert parse_info(final_block(eng.search("go nodes 300"))[0])["nodes"] == 300
+
+
+def test_strength_levels_grow():
+    caps = [strength_playouts(s) for s in range(1, 20)]
+    assert caps == sorted(caps) and len(set(caps)) == 19
+    assert strength_playouts(20) is None
+
+
+def test_threads_two_still_plays_legal_moves(eng):
+    eng.send("setoption name Threads value 2", "position startpos players 4 seed 5")
+    lines = eng.search("go nodes 600")
+    assert rosen.Position.new(5, players=4).is_legal(lines[-1].split()[1])
+
+
+def test_hash_sets_the_tree_size(eng):
+    eng.send("setoption name Hash value 1", "position startpos seed 1")
+    info = parse_info(final_block(eng.search("go nodes 60000", timeout=60))[0])
+    assert info["tree"] <= (1 << 20) // rosen.engine_options.NODE_BYTES
+
+
+def test_reshuffle_applies_from_the_next_position(eng):
+    eng.send("position startpos seed 1", "setoption name Reshuffle value LAZY")
+    assert eng.engine.position.reshuffle == "eager"
+    eng.send("position startpos seed 1")
+    assert eng.engine.position.reshuffle == "lazy"
+    assert eng.engine.option("reshuffle") == "lazy"
+
+
+def test_go_movetime_and_clock_end_by_themselves(eng):
+    eng.send("position startpos seed 3")
+    for go in ("go movetime 150", "go p1time 2000 p2time 2000", "go p1time 900 p2time 5 p1inc 100 p2inc 100"):
+        lines = eng.search(go, timeout=10)
+        assert rosen.Position.new(3).is_legal(lines[-1].split()[1])
+
+
+def test_go_without_limits_uses_the_default_budget(eng):
+    eng.send("position startpos seed 3")
+    info = parse_info(final_block(eng.search("go"))[0])
+    assert info["nodes"] == rosen.engine.DEFAULT_NODES
+
+
+def test_info_at_least_once_per_second_during_a_search(eng):
+    eng.send("position startpos seed 4")
+    lines = eng.search("go movetime 2600", timeout=20)
+    roots = [parse_info(line) for line in lines if line.startswith("info depth")]
+    assert len(roots) >= 3  # two or more while searching, one before bestmove
+    assert roots[-1]["nodes"] >= roots[0]["nodes"]
+
+
+def test_infinite_search_waits_for_stop_and_answers_isready(eng):
+    eng.send("position startpos seed 6")
+    start = len(eng.sink.lines)
+    eng.send("go infinite")
+    assert eng.engine.searching
+    assert eng.send("isready") == ["readyok"]
+    assert eng.send("query p1turn") == ["response true"]
+    eng.send("stop")
+    assert not eng.engine.searching
+    out = eng.sink.lines[start:]
+    assert sum(line.startswith("bestmove") for line in out) == 1
+    assert out[-1].startswith("bestmove")
+    assert eng.send("stop") == []  # no search: nothing happens
+
+
+def test_commands_refused_during_an_infinite_search(eng):
+    eng.send("position startpos seed 6", "go infinite")
+    for command in ("go nodes 10", "uginewgame", "bench"):
+        lines = eng.send(command)
+        assert len(error_lines(lines)) == 1 and "stop" in lines[0]
+    eng.send("stop")
+
+
+def test_go_during_a_finite_search_waits_for_it(eng):
+    eng.send("position startpos seed 6")
+    start = len(eng.sink.lines)
+    eng.send("go nodes 4000", "go nodes 300")
+    eng.engine.wait(30)
+    out = eng.sink.lines[start:]
+    assert sum(line.startswith("bestmove") for line in out) == 2
+    assert not error_lines(out)
+
+
+def test_position_during_a_search_is_for_the_next_go(eng):
+    eng.send("position startpos seed 6", "go infinite", "position startpos seed 8")
+    eng.send("stop")
+    assert eng.send("query position") == ["response " + rosen.Position.new(8).fen(hide_pile_order=True)]
+
+
+def test_go_before_position_is_an_error_with_a_bestmove(eng):
+    lines = eng.send("go nodes 10")
+    assert len(error_lines(lines)) == 1 and "position" in lines[0]
+    assert lines[1] == "bestmove (none)"
+    assert not eng.engine.searching
+
+
+def test_go_on_a_finished_game(eng):
+    eng.send(f"position fen {ONE_TOKEN_LEFT} moves E1")
+    lines = eng.send("go nodes 10")
+    assert "game is over" in lines[0] and lines[1] == "bestmove (none)"
+
+
+@pytest.mark.parametrize("line, field", [
+    ("go nodes", "nodes"), ("go nodes x", "nodes"), ("go nodes 0", "nodes"), ("go movetime -1", "movetime"),
+    ("go p1time 100", "p2time"), ("go depth 3", "depth"), ("go nodes 99999999999999999999999", "nodes"),
+])
+def test_bad_go_arguments_name_the_field(eng, line, field):
+    eng.send("position startpos")
+    lines = eng.send(line)
+    assert len(error_lines(lines)) == 1 and field in lines[0]
+    assert lines[1] == "bestmove (none)"
+
+
+@pytest.mark.parametrize("line, field", [
+    ("setoption name Bogus value 1", "Bogus"), ("setoption name Threads value 0", "Threads"),
+    ("setoption name Threads value many", "Threads"), ("setoption name MultiPV value 65", "MultiPV"),
+    ("setoption name Reshuffle value sometimes", "Reshuffle"), ("setoption name Seed value -1", "Seed"),
+    ("setoption Threads 2", "setoption"), ("setoption name Hash", "setoption"),
+    ("setoption name Strength value 21", "Strength"),
+])
+def test_bad_options_are_refused_and_change_nothing(eng, line, field):
+    before = {o.name: eng.engine.option(o.name) for o in OPTIONS}
+    lines = eng.send(line)
+    assert len(lines) == 1 and lines[0].startswith("info string error:") and field in lines[0]
+    assert {o.name: eng.engine.option(o.name) for o in OPTIONS} == before
+
+
+def test_hash_too_small_for_threads_is_refused(eng):
+    eng.send("setoption name Threads value 64")
+    lines = eng.send("setoption name Hash value 1")
+    assert "Hash" in lines[0] and eng.engine.option("Hash") == 32
+
+
+def test_option_names_and_values_ignore_case(eng):
+    assert eng.send("SetOption NAME multipv VALUE 2") == []
+    assert eng.engine.option("MultiPV") == 2
+
+
+@pytest.mark.parametrize("line, word", [
+    ("position", "startpos"), ("position middle", "startpos"), ("position fen", "fen"),
+    ("position fen 9/9 e5 r", "fen"), ("position startpos players 3", "players"),
+    ("position startpos seed -4", "seed"), ("position startpos seed", "seed"), ("position startpos colour red", "colour"),
+    ("position startpos moves N9", "move 1"), ("position startpos seed 1 moves W1 Q", "move 2"),
+    ("position startpos seed 1 moves N3", "move 1"),
+])
+def test_bad_positions_are_refused_and_keep_the_old_one(eng, line, word):
+    eng.send("position startpos seed 11")
+    lines = eng.send(line)
+    assert len(lines) == 1 and lines[0].startswith("info string error:") and word in lines[0], lines
+    assert eng.send("query position") == ["response " + rosen.Position.new(11).fen(hide_pile_order=True)]
+
+
+def test_illegal_move_message_lists_the_legal_moves(eng):
+    lines = eng.send("position startpos seed 1 moves N3")
+    assert "legal moves" in lines[0]
+
+
+@pytest.mark.parametrize("line", ["query", "query colour", "query legal now", "frobnicate", "GO!", "\x00\x01"])
+def test_unknown_and_malformed_commands(eng, line):
+    eng.send("position startpos")
+    lines = eng.send(line)
+    assert len(lines) == 1 and lines[0].startswith("info string error:")
+
+
+def test_query_before_position(eng):
+    lines = eng.send("query legal")
+    assert len(lines) == 1 and "position" in lines[0]
+
+
+def test_empty_and_blank_lines_are_ignored(eng):
+    assert eng.send("", "   ", "\t", "\r") == []
+
+
+def test_quit_ends_the_session(eng):
+    assert eng.engine.handle("quit") is False
+
+
+def test_uginewgame_forgets_the_tree(eng):
+    eng.send("position startpos seed 1")
+    eng.search("go nodes 500")
+    again = parse_info(final_block(eng.search("go nodes 500"))[0])
+    eng.send("uginewgame")
+    fresh = parse_info(final_block(eng.search("go nodes 500"))[0])
+    assert fresh["tree"] < again["tree"]  # the reused tree had grown; a new game starts small
