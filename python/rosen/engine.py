@@ -43,6 +43,8 @@ AUTHOR = "the rosen authors"
 #: send `go` twice), or, while an `infinite` search waits for `stop`, they are refused. All
 #: other commands are answered at once; `position` and `setoption` affect the next `go`.
 _NEED_IDLE = {"go", "uginewgame", "bench"}
+#: Commands that take no arguments: a word after one is a mistake, not something to ignore.
+_NO_ARGUMENTS = {"ugi", "isready", "uginewgame", "stop", "bench", "quit"}
 
 
 class Engine:
@@ -73,10 +75,12 @@ class Engine:
         if not words:
             return True
         command, args = words[0].lower(), words[1:]
-        if command == "quit":
-            self.stop_search()
-            return False
         try:
+            if command in _NO_ARGUMENTS and args:
+                raise ValueError(f"{command}: takes no arguments, got '{printable(' '.join(args))}'")
+            if command == "quit":
+                self.stop_search()
+                return False
             if self.searching and command in _NEED_IDLE:
                 if self._infinite:
                     raise ValueError(f"{command}: an infinite search is running; send 'stop' first")
@@ -247,8 +251,6 @@ class Engine:
     def _bench(self, args: List[str]) -> None:
         from .engine_bench import run_bench
 
-        if args:
-            raise ValueError("bench: takes no arguments")
         self._send(*run_bench())
 
     # -- search --------------------------------------------------------------------------------

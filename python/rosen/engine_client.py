@@ -151,9 +151,10 @@ class EngineClient:
             raise EngineError(f"engine: {self.command[0]} closed its output (exit status {self._process.poll()})")
         return line
 
-    def sync(self) -> List[str]:
-        """`isready` and wait for `readyok`; returns the lines before it. Raises EngineError if
-        one of them is an error report (the engine refused the commands sent since the last sync)."""
+    def sync(self, *, check: bool = True) -> List[str]:
+        """`isready` and wait for `readyok`; returns the lines before it. With ``check``, raises
+        EngineError if one of them is an error report (the engine refused a command sent since
+        the last sync)."""
         self.send("isready")
         lines = []
         while True:
@@ -162,7 +163,7 @@ class EngineClient:
                 break
             lines.append(line)
         errors = [line for line in lines if line.startswith("info string error:")]
-        if errors:
+        if check and errors:
             raise EngineError("engine: " + errors[0][len("info string error:"):].strip())
         return lines
 

@@ -1,0 +1,105 @@
+"""`rosen engine` as a real subprocess behind pipes, driven through rosen.engine_client."""
+from __future__ import annotations
+
+import subprocess
+import time
+
+import pytest
+
+import rosen
+from engine_helpers import ENGINE_COMMAND, play_checked_game, start_engine
+from rosen.engine_client import EngineError
+
+
+@pytest.fixture
+def client():
+    engine = start_engine()
+    yield engine
+    engine.quit()
+
+
+def test_handshake(client):
+    assert client.id["name"].startswith("rosen ")
+    assert set(client.options) == {"Threads", "Seed", "Reshuffle", "MultiPV", "Hash", "Strength"}
+
+
+def test_whole_two_player_game_through_the_pipe(client):
+    end = play_checked_game(client, rosen.Position.new(21), nodes=60)
+    assert end.supply == 0 or not end.legal_moves()
+
+
+def test_four_player_game_through_the_pipe(client):
+    play_checked_game(client, rosen.Position.new(8, players=4), nodes=40)
+
+
+def test_lazy_reshuffle_game_through_the_pipe():
+    with start_engine(options={"Reshuffle": "lazy"}) as client:
+        play_checked_game(client, rosen.Position.new(5, reshuffle="lazy"), nodes=40)
+
+
+def test_stop_ends_an_infinite_search_quickly(client):
+    client.set_position("startpos seed 2")
+    client.send("go infinite")
+    client.send("isready")
+    seen = []
+    while True:
+        line = client.readline(10)
+        seen.append(line)
+        if line == "readyok":
+            break
+    assert not any(line.startswith("bestmove") for line in seen)  # answered during the search
+    started = time.monotonic()
+    client.send("stop")
+    while True:
+        line = client.readline(10)
+        if line.startswith("bestmove"):
+            break
+    assert time.monotonic() - started < 2.0  # "a few milliseconds", with room for a loaded machine
+    assert rosen.Position.new(2).is_legal(line.split()[1])
+    client.sync()  # nothing more comes: exactly one bestmove
+
+
+def test_quit_during_a_search_exits_cleanly():
+    client = start_engine()
+    client.set_position("startpos seed 3")
+    client.send("go infinite")
+    started = time.monotonic()
+    assert client.quit(timeout=10) == 0
+    assert time.monotonic() - started < 10
+
+
+def test_end_of_input_lets_a_finite_search_finish():
+    run = subprocess.run(ENGINE_COMMAND, input=b"position startpos seed 1\ngo nodes 400\n", capture_output=True,
+                         timeout=60)
+    lines = run.stdout.decode().splitlines()
+    assert run.returncode == 0
+    assert lines[-1].startswith("bestmove") and rosen.Position.new(1).is_legal(lines[-1].split()[1])
+
+
+def test_end_of_input_stops_an_infinite_search():
+    run = subprocess.run(ENGINE_COMMAND, input=b"position startpos\ngo infinite\n", capture_output=True, timeout=60)
+    assert run.returncode == 0
+    assert run.stdout.decode().splitlines()[-1].startswith("bestmove")
+
+
+def test_rosen_script_entry_point_speaks_the_protocol():
+    import shutil
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).with_name("rosen")
+    if not script.exists():
+        script = shutil.which("rosen")
+        if script is None:
+            pytest.skip("no rosen script on PATH")
+    run = subprocess.run([str(script), "engine"], input=b"ugi\nquit\n", capture_output=True, timeout=60)
+    assert run.stdout.decode().splitlines()[-1] == "ugiok"
+
+
+def test_client_raises_engine_errors(client):
+    with pytest.raises(EngineError, match="Threads"):
+        client.setoption("Threads", 0)
+    with pytest.raises(EngineError, match="move 1"):
+        client.set_position("startpos", ["N9"])
+    client.sync()  # still in step afterwards
+    assert client.play("startpos seed 4", nodes=50).move is not None
