@@ -8,6 +8,7 @@ import json
 import pathlib
 
 import rosen
+from rosen.engine_bench import bench
 
 HERE = pathlib.Path(__file__).parent
 
@@ -43,7 +44,14 @@ def perft_table() -> list:
     return table
 
 
+def engine_bench() -> str:
+    """The machine-independent part of `rosen engine`'s bench summary: nodes and signature."""
+    result = bench()
+    return f"nodes {result.nodes} signature {result.signature:016x}\n"
+
+
 if __name__ == "__main__":
     (HERE / "deals.txt").write_text(deals())
     (HERE / "perft.json").write_text(json.dumps(perft_table(), indent=1) + "\n")
-    print("wrote", HERE / "deals.txt", "and", HERE / "perft.json")
+    (HERE / "engine_bench.txt").write_text(engine_bench())
+    print("wrote", HERE / "deals.txt", HERE / "perft.json", "and", HERE / "engine_bench.txt")
