@@ -7,16 +7,6 @@ namespace rosen {
 
 namespace {
 
-std::string spaced_cards(CardMask cards) {
-    if (!cards) return "-";
-    std::string out;
-    for (CardMask c = cards; c; c &= c - 1) {
-        if (!out.empty()) out += ' ';
-        out += card_name(std::countr_zero(c));
-    }
-    return out;
-}
-
 std::string player_label(const Rules& rules, int p) {
     std::string label = colour_of(p) == kRed ? "Red" : "White";
     if (rules.players == 4) label += ' ', label += char('1' + p / 2);
@@ -49,14 +39,14 @@ std::string draw_position(const Position& pos) {
     for (int p = 0; p < pos.rules.players; ++p) {
         std::string label = player_label(pos.rules, p);
         label.resize(8, ' ');
-        out += label + "hand: " + spaced_cards(pos.hand[p]) + "   heroes: " + std::to_string(pos.heroes[p]);
+        out += label + "hand: " + format_cards(pos.hand[p], ' ') + "   heroes: " + std::to_string(pos.heroes[p]);
         if (pos.rules.players == 2) out += "   score: " + std::to_string(scores[p]);
         out += '\n';
     }
     if (pos.rules.players == 4)
         out += "Scores  red " + std::to_string(scores[0]) + ", white " + std::to_string(scores[1]) + '\n';
     out += "Crown " + square_name(pos.crown) + "   supply: " + std::to_string(pos.supply()) +
-           "   draw pile: " + std::to_string(pos.pile_size) + "   discard: " + spaced_cards(pos.discard) + '\n';
+           "   draw pile: " + std::to_string(pos.pile_size) + "   discard: " + format_cards(pos.discard, ' ') + '\n';
     switch (outcome(pos)) {
         case Outcome::None: out += player_label(pos.rules, pos.to_move) + " to move"; break;
         case Outcome::RedWins: out += "Game over: Red wins"; break;

@@ -107,11 +107,11 @@ int parse_card(std::string_view text) {
     return -1;
 }
 
-std::string format_cards(CardMask cards) {
+std::string format_cards(CardMask cards, char separator) {
     if (!cards) return "-";
     std::string out;
     for (CardMask c = cards; c; c &= c - 1) {
-        if (!out.empty()) out += ',';
+        if (!out.empty()) out += separator;
         out += card_name(std::countr_zero(c));
     }
     return out;

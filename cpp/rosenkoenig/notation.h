@@ -24,7 +24,7 @@ int parse_square(std::string_view text);  // -1 if not a square
 
 std::string card_name(int card);
 int parse_card(std::string_view text);    // -1 if not a card; case-insensitive
-std::string format_cards(CardMask cards); // canonical order, "-" when empty
+std::string format_cards(CardMask cards, char separator = ',');  // canonical order, "-" when empty
 
 std::string format_move(Move m);
 Move parse_move(std::string_view text);   // throws NotationError (field "move")

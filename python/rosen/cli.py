@@ -9,9 +9,9 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from . import cli_engine, cli_lovagok, cli_randomplay
+from . import cli_analyse, cli_engine, cli_lovagok, cli_randomplay
 
-_COMMANDS = [cli_randomplay, cli_lovagok, cli_engine]
+_COMMANDS = [cli_analyse, cli_randomplay, cli_lovagok, cli_engine]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,44 @@
+"""`rosen analyse` through main(argv)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rosen
+from rosen.cli import main
+
+
+def test_analyse_defaults_print_board_and_candidates(capsys):
+    assert main(["analyse", "--iterations", "2000"]) == 0
+    out = capsys.readouterr().out
+    assert "a b c d e f g h i" in out and "best move" in out and "pv" in out
+    legal = {str(m) for m in rosen.Position.new(0).legal_moves()}
+    best = out.split("best move", 1)[1].split()[0]
+    assert best in legal
+
+
+def test_analyse_json_is_deterministic_and_legal(capsys):
+    fen = rosen.Position.new(5, players=4).fen()
+    argv = ["analyse", "--fen", fen, "--iterations", "1500", "--json", "--multipv", "2"]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(argv) == 0
+    second = json.loads(capsys.readouterr().out)
+    for d in (first, second):
+        d.pop("nps"), d.pop("time_ms")
+    assert first == second
+    assert first["best_move"] in {str(m) for m in rosen.Position(fen).legal_moves()}
+    assert len(first["moves"]) == 2 and first["iterations"] == 1500
+    assert first["position"].endswith(" *")  # the analysis shows the pile as a player sees it (R14)
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["analyse", "--fen", "nonsense"], "position"),
+    (["analyse", "--multipv", "0"], "--multipv"),
+    (["analyse", "--iterations", "-5"], "iterations"),
+    (["analyse", "--fen", "9/9/9/9/9/9/9/9/r8 a1 r S1,S2,S3,W1,W2 W3,SW1,SW2,SW3,NW1 4 4 - *"], "game is over"),
+])
+def test_analyse_bad_arguments(argv, needle, capsys):
+    assert main(argv) == 2
+    assert needle in capsys.readouterr().err
