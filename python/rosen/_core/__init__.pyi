@@ -1,5 +1,5 @@
 """Type stub for the compiled module rosen._core (C++ core, pybind11). Checked by tests/test_stubs.py."""
-from typing import Any, List, Optional, Tuple, Union
+from typing import Any, List, Optional, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -119,6 +119,9 @@ class _Searcher:
     def __init__(self, *, iterations: int, time_ms: int, exploration: float, rollout: str, rollout_cutoff: int,
                  reward: str, margin_weight: float, threads: int, seed: int, max_nodes: int, temperature: float,
                  hero_cost: float, draw_value: float, eval_scale: float) -> None: ...
+    @overload
     def search(self, position: Position) -> _SearchResult: ...
+    @overload
+    def search(self, position: Position, *, iterations: int, time_ms: int, stream: int) -> _SearchResult: ...
     def stop(self) -> None: ...
     def reset(self) -> None: ...
