@@ -67,13 +67,23 @@ def test_startpos_moves_with_a_known_draw(eng):
     assert eng.send("query p1turn") == ["response false"]
 
 
-def test_plain_draw_in_a_deal_takes_the_top_card(eng):
+def test_startpos_accepts_any_card_the_pile_holds(eng):
+    # A frontend dealing its own cards may draw any pile card after startpos (its order is hidden).
     pos, moves = first_moves(rosen.Position.new(3), 2)
-    top = pos.draw_pile[0]
-    eng.send(f"position startpos seed 3 moves {' '.join(moves)} draw")
-    after = pos.play("draw")
-    assert top in after.hands[0]
-    assert eng.send("query position") == ["response " + after.fen(hide_pile_order=True)]
+    for card in pos.pile_cards:
+        assert eng.send(f"position startpos seed 3 moves {' '.join(moves)} draw:{card}") == []
+
+
+def test_plain_draw_after_startpos_is_dealt_reproducibly(eng):
+    pos, moves = first_moves(rosen.Position.new(3), 2)
+    seen = set()
+    for _ in range(2):
+        eng.send(f"position startpos seed 3 moves {' '.join(moves)} draw")
+        seen.add(eng.send("query position")[0])
+    (line,) = seen
+    after = rosen.Position(line.split(" ", 1)[1])
+    assert len(after.hands[0]) == len(pos.hands[0]) + 1
+    assert set(after.hands[0]) - set(pos.hands[0]) <= set(pos.pile_cards)
 
 
 def test_four_player_startpos(eng):

@@ -77,7 +77,10 @@ def _startpos(args: Sequence[str], reshuffle: str) -> Position:
         i += 2
     if values["players"] not in (2, 4):
         raise ValueError(f"position: players: expected 2 or 4, got {values['players']}")
-    return Position.new(values["seed"], players=values["players"], reshuffle=reshuffle)
+    # The deal's hands come from the seed; its pile order is hidden like any player's view, so
+    # that a frontend dealing its own cards may send any `draw:<card>` the pile holds, and a
+    # plain `draw` is dealt by the position's seeded generator (RULES.md notation).
+    return Position.new(values["seed"], players=values["players"], reshuffle=reshuffle).hide_pile_order()
 
 
 @dataclass(frozen=True)
