@@ -1,11 +1,14 @@
 """The engine protocol command by command (PROTOCOL.md), in process: Engine with injected streams."""
 from __future__ import annotations
 
+import io
+
 import pytest
 
 import rosen
 from conftest import fen
-from engine_helpers import InProcessEngine, final_block, without_clock
+from engine_helpers import InProcessEngine, LineSink, final_block, without_clock
+from rosen.engine import MAX_LINE_BYTES, Engine
 from rosen.engine_client import parse_info
 from rosen.engine_options import OPTIONS, strength_playouts
 
@@ -373,3 +376,26 @@ def test_uginewgame_forgets_the_tree(eng):
     eng.send("uginewgame")
     fresh = parse_info(final_block(eng.search("go nodes 500"))[0])
     assert fresh["tree"] < again["tree"]  # the reused tree had grown; a new game starts small
+
+
+def test_serve_reads_bytes_until_quit():
+    sink = LineSink()
+    data = (b"isready\n\xff\xfe garbage \x00\n" + b"z" * 200_000 + b"\n\n"
+            b"position startpos seed 1\ngo nodes 50\nquit\nisready\n")
+    assert Engine(sink).serve(io.BytesIO(data)) == 0
+    assert sink.lines[0] == "readyok"
+    assert sink.lines[1].startswith("info string error: unknown command")
+    assert sink.lines[2] == f"info string error: line too long (200001 bytes; the limit is {MAX_LINE_BYTES})"
+    assert sink.lines[-1].startswith("bestmove")  # quit stops the search; its bestmove still comes
+    assert sink.lines.count("readyok") == 1  # nothing is read after quit
+
+
+def test_serve_ends_when_the_frontend_stops_listening():
+    class ClosedPipe:
+        def write(self, text):
+            raise BrokenPipeError
+
+        def flush(self):
+            raise BrokenPipeError
+
+    assert Engine(ClosedPipe()).serve(io.BytesIO(b"isready\nisready\n")) == 1
