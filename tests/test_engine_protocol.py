@@ -128,7 +128,7 @@ def test_finished_game_queries(eng):
     end = pos.play("E1")
     assert end.is_terminal
     assert eng.send("query gameover", "query result", "query legal") == [
-        "response true", "response " + {"red": "p1win", "white": "p2win", "draw": "draw"}[end.winner], "response "]
+        "response true", "response " + {"red": "p1win", "white": "p2win", "draw": "draw"}[end.winner], "response"]
 
 
 def test_go_nodes_gives_one_legal_bestmove_with_analysis(eng):

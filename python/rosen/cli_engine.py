@@ -19,8 +19,12 @@ def run(args: argparse.Namespace) -> int:
     # after every response.
     output = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", errors="replace", newline="\n",
                               write_through=True)
+    engine = Engine(output)
     try:
-        return Engine(output).serve(sys.stdin.buffer)
+        return engine.serve(sys.stdin.buffer)
+    except KeyboardInterrupt:  # Ctrl-C at a terminal: end like `quit`, without a traceback
+        engine.stop_search()
+        return 130
     finally:
         output.flush()
         output.detach()

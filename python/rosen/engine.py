@@ -219,7 +219,7 @@ class Engine:
         position = self._position
         if position is None:
             raise ValueError(f"query {what}: no position yet; send 'position' first")
-        self._send("response " + _answer(position, what))
+        self._send(f"response {_answer(position, what)}".rstrip())  # no legal move: just "response"
 
     def _go(self, args: List[str]) -> None:
         try:
