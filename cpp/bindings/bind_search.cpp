@@ -57,6 +57,7 @@ SearchParams params_from(const py::kwargs& kw) {
     take(kw, "temperature", p.temperature, used);
     take(kw, "hero_cost", p.hero_cost, used);
     take(kw, "draw_value", p.draw_value, used);
+    take(kw, "block_weight", p.block_weight, used);
     take(kw, "eval_scale", p.eval_scale, used);
     if (used != kw.size()) throw py::type_error("search parameters: unknown keyword among " + std::string(py::str(kw)));
     if (rollout == "random")

@@ -22,6 +22,7 @@ std::optional<ParamError> validate(const SearchParams& p) {
         return ParamError{"temperature", "temperature: expected a finite number > 0"};
     if (!std::isfinite(p.hero_cost)) return ParamError{"hero_cost", "hero_cost: expected a finite number"};
     if (!std::isfinite(p.draw_value)) return ParamError{"draw_value", "draw_value: expected a finite number"};
+    if (!std::isfinite(p.block_weight)) return ParamError{"block_weight", "block_weight: expected a finite number"};
     if (!std::isfinite(p.eval_scale) || p.eval_scale <= 0)
         return ParamError{"eval_scale", "eval_scale: expected a finite number > 0"};
     return std::nullopt;

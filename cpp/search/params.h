@@ -35,6 +35,7 @@ struct SearchParams {
     double temperature = 4.0;     // softmax temperature over move values; lower is greedier
     double hero_cost = 12.0;      // what spending a hero is worth when nothing else changes
     double draw_value = 2.0;      // value of drawing (a fuller hand) against a play
+    double block_weight = 0.0;    // share of what the opponent would gain on a square, for taking it
     double eval_scale = 20.0;     // margin (points) that makes a cut-off position about a 73% win
 };
 

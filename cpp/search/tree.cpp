@@ -44,6 +44,14 @@ void Tree::reset(const Position& root) {
     nodes_.emplace_back();
 }
 
+void Tree::prepare_root(const SearchParams& p) {
+    if (nodes_[0].first_child != kNoChild) return;
+    if (!expand_moves(0, root_pos_, p)) {
+        reset(root_pos_);
+        expand_moves(0, root_pos_, p);
+    }
+}
+
 uint32_t Tree::most_visited_child(uint32_t n) const {
     const Node& parent = nodes_[n];
     if (parent.first_child == kNoChild) return kNoChild;

@@ -53,6 +53,10 @@ public:
     // as the new tree and return true; otherwise leave the tree unchanged and return false.
     bool reroot(const Position& target);
 
+    // Gives the root its children if it has none yet, so that every tree reports every root
+    // move even after zero iterations; starts afresh if a kept subtree left no room for them.
+    void prepare_root(const SearchParams& p);
+
     // One iteration: select down the tree (sampling cards at chance nodes), expand, roll out,
     // back up. Allocates nothing: the arena was reserved at construction.
     void iterate(const SearchParams& p, Rng& rng, TreeStats& stats);
