@@ -148,11 +148,10 @@ class SlicedSearch:
 def _snapshot(position: Position, raw, playouts: int, depth_sum: float, seldepth: int,
               time_ms: float) -> SearchSnapshot:
     moves = [MoveLine(m, v, w, p, s) for (m, v, w, p, s) in raw.moves]
-    best = raw.best_move
-    if not moves or moves[0].visits == 0:
-        # Stopped before the first playout: the root was never expanded. Any legal move is as
-        # good as another then; the first keeps it reproducible.
-        best = str(position.legal_moves()[0])
-    return SearchSnapshot(best_move=best, moves=moves, pv=list(raw.pv) if moves and moves[0].visits else [],
+    # Stopped before the first playout, the best move is the policy's favourite (the root is
+    # expanded before any playout). Without root moves at all, the first legal move keeps the
+    # answer legal and reproducible.
+    best = raw.best_move if moves else str(position.legal_moves()[0])
+    return SearchSnapshot(best_move=best, moves=moves, pv=list(raw.pv) if moves else [],
                           depth=depth_sum / playouts if playouts else 0.0, seldepth=seldepth, playouts=playouts,
                           tree=raw.nodes, time_ms=time_ms, winrate=raw.winrate, score=raw.score)
