@@ -124,12 +124,7 @@ class EngineClient:
 
     def send(self, line: str) -> None:
         """Write one command line (a newline is added) and flush it."""
-        assert self._process.stdin is not None
-        try:
-            self._process.stdin.write(line.encode("utf-8") + b"\n")
-            self._process.stdin.flush()
-        except (BrokenPipeError, ValueError) as exc:
-            raise EngineError(f"engine: cannot write to {self.command[0]}: it has exited") from exc
+        self.send_bytes(line.encode("utf-8") + b"\n")
 
     def send_bytes(self, data: bytes) -> None:
         """Write raw bytes (tests feed hostile input this way)."""
