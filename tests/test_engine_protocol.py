@@ -399,3 +399,17 @@ def test_serve_ends_when_the_frontend_stops_listening():
             raise BrokenPipeError
 
     assert Engine(ClosedPipe()).serve(io.BytesIO(b"isready\nisready\n")) == 1
+
+
+def test_engine_numbers_are_the_search_apis(eng):
+    # A budget within one slice is exactly one search of rosen.Searcher with the same seed.
+    result = rosen.Searcher(iterations=1500, seed=9).search(rosen.Position.new(5))
+    eng.send("setoption name Seed value 9", "setoption name MultiPV value 2", "position startpos seed 5")
+    block = final_block(eng.search("go nodes 1500"))
+    assert block[-1] == f"bestmove {result.best_move}"
+    root, first, second = (parse_info(line) for line in block[:3])
+    assert root["pv"] == [str(m) for m in result.pv] and root["tree"] == result.nodes
+    assert root["winrate"] == pytest.approx(result.winrate, abs=1e-4)
+    for info, move in ((first, result.moves[0]), (second, result.moves[1])):
+        assert (info["move"], info["visits"]) == (str(move.move), move.visits)
+        assert info["score"] == pytest.approx(move.score, abs=0.01)
