@@ -5,8 +5,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <string>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <vector>
 
