@@ -56,8 +56,8 @@ class SearchParams:
     def __init__(self, *, iterations: int = 1000, time_ms: int = 0, exploration: float = 0.5,
                  rollout: str = "heuristic", rollout_cutoff: int = 0, reward: str = "win",
                  margin_weight: float = 0.0, threads: int = 1, seed: int = 0, max_nodes: int = 1_000_000,
-                 prior_weight: float = 0.0, temperature: float = 4.0, hero_cost: float = 12.0,
-                 draw_value: float = 2.0, block_weight: float = 0.0, eval_scale: float = 20.0) -> None:
+                 prior_weight: float = 0.0, temperature: float = 4.0, hero_cost: float = 25.0,
+                 draw_value: float = 2.0, block_weight: float = 1.0, eval_scale: float = 20.0) -> None:
         values = dict(iterations=iterations, time_ms=time_ms, exploration=exploration, rollout=rollout,
                       rollout_cutoff=rollout_cutoff, reward=reward, margin_weight=margin_weight, threads=threads,
                       seed=seed, max_nodes=max_nodes, prior_weight=prior_weight, temperature=temperature,
