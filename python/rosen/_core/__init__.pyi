@@ -85,9 +85,10 @@ def _random_play(games: int, seed: int, players: int, reshuffle: str, threads: i
 
 _search_node_bytes: int
 
-def _check_search_params(*, iterations: int, time_ms: int, exploration: float, rollout: str, rollout_cutoff: int,
-                         reward: str, margin_weight: float, threads: int, seed: int, max_nodes: int,
-                         temperature: float, hero_cost: float, draw_value: float, eval_scale: float) -> None: ...
+# Keyword arguments named as the fields of rosen.SearchParams (iterations, time_ms, exploration,
+# rollout, rollout_cutoff, reward, margin_weight, threads, seed, max_nodes, prior_weight,
+# temperature, hero_cost, draw_value, block_weight, eval_scale); a missing one keeps its default.
+def _check_search_params(**params: Union[int, float, str]) -> None: ...
 
 class _SearchResult:
     @property
@@ -96,6 +97,8 @@ class _SearchResult:
     def moves(self) -> List[Tuple[str, int, float, float, float]]: ...
     @property
     def pv(self) -> List[str]: ...
+    @property
+    def move_pvs(self) -> List[List[str]]: ...
     @property
     def depth(self) -> float: ...
     @property
@@ -116,9 +119,7 @@ class _SearchResult:
     def score(self) -> float: ...
 
 class _Searcher:
-    def __init__(self, *, iterations: int, time_ms: int, exploration: float, rollout: str, rollout_cutoff: int,
-                 reward: str, margin_weight: float, threads: int, seed: int, max_nodes: int, temperature: float,
-                 hero_cost: float, draw_value: float, eval_scale: float) -> None: ...
+    def __init__(self, **params: Union[int, float, str]) -> None: ...
     @overload
     def search(self, position: Position) -> _SearchResult: ...
     @overload
