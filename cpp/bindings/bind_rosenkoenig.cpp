@@ -58,7 +58,10 @@ struct PyMove {
 
 std::string legal_list(const Position& pos) {
     std::string out;
-    for (Move m : legal_moves(pos)) out += (out.empty() ? "" : ", ") + format_move(m);
+    for (Move m : legal_moves(pos)) {
+        if (!out.empty()) out += ", ";
+        out += format_move(m);
+    }
     return out.empty() ? "none (the game is over)" : out;
 }
 
