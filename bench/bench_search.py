@@ -12,8 +12,8 @@ START = rosen.Position.new(seed=1)
 ITERATIONS = 100_000
 
 
-def _search(rollout: str) -> rosen.SearchResult:
-    return rosen.search(START, iterations=ITERATIONS, rollout=rollout, seed=1, threads=1)
+def _search(rollout: str, threads: int = 1) -> rosen.SearchResult:
+    return rosen.search(START, iterations=ITERATIONS, rollout=rollout, seed=1, threads=threads)
 
 
 def test_search_random_rollouts_speed(benchmark):
@@ -32,3 +32,10 @@ def test_search_heuristic_rollouts_speed(benchmark):
     best_rate = ITERATIONS / benchmark.stats.stats.min
     print(f"\nheuristic rollouts: {best_rate:,.0f} iterations/s")
     assert best_rate >= 30_000
+
+
+def test_search_random_rollouts_two_threads(benchmark):
+    # Root parallelism on 2 threads; reported, never asserted faster (the machine is shared).
+    result = benchmark.pedantic(_search, args=("random", 2), rounds=3, iterations=1)
+    assert result.iterations == ITERATIONS and START.is_legal(result.best_move)
+    print(f"\nrandom rollouts, 2 threads: {ITERATIONS / benchmark.stats.stats.min:,.0f} iterations/s")
