@@ -9,10 +9,10 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from . import cli_randomplay
+from . import cli_match, cli_randomplay
 
 
-_COMMANDS = [cli_randomplay]
+_COMMANDS = [cli_randomplay, cli_match]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,7 +26,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its message; return the code, do not exit
+        return int(exc.code or 0)
     try:
         return int(args.run(args) or 0)
     except (ValueError, TypeError) as exc:
