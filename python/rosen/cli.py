@@ -9,10 +9,10 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from . import cli_match, cli_randomplay
+from . import cli_match, cli_play, cli_randomplay
 
 
-_COMMANDS = [cli_randomplay, cli_match]
+_COMMANDS = [cli_randomplay, cli_match, cli_play]
 
 
 def build_parser() -> argparse.ArgumentParser:
