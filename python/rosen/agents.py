@@ -15,9 +15,11 @@ from typing import Any, Dict, Optional, Protocol, runtime_checkable
 
 from . import _core
 
-#: Keyword arguments of ``rosen.SearchParams`` an ``mcts:`` spec may set.
+#: Keyword arguments of ``rosen.SearchParams`` an ``mcts:`` spec may set (the heuristic's
+#: knobs temperature .. eval_scale included).
 SEARCH_OPTIONS = ("iterations", "time_ms", "exploration", "rollout", "rollout_cutoff", "reward",
-                  "margin_weight", "threads", "seed", "max_nodes")
+                  "margin_weight", "threads", "seed", "max_nodes", "temperature", "hero_cost", "draw_value",
+                  "eval_scale")
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,12 @@ def _searcher_class():
     return getattr(rosen, "Searcher", None)
 
 
+def _search_params_class():
+    import rosen
+
+    return getattr(rosen, "SearchParams", None)
+
+
 def search_available() -> bool:
     """True when this build has the MCTS search (``rosen.Searcher``)."""
     return _searcher_class() is not None
@@ -218,6 +226,13 @@ class AgentSpec:
         for key in self.options:
             if key not in allowed:
                 raise ValueError(f"agent {self.kind}: unknown option {key!r}; expected one of {', '.join(allowed)}")
+        params_cls = _search_params_class()
+        if self.kind == "mcts" and params_cls is not None:
+            # Let the search check the values now (iterations=-1, rollout=foo), not mid-match.
+            try:
+                params_cls(**self.options)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"agent mcts: {exc}") from None
 
     def build(self, seed: int = 0) -> Agent:
         """A new agent for one game; ``seed`` is used unless the spec fixes its own."""

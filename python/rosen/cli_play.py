@@ -43,8 +43,8 @@ def search_params(args: argparse.Namespace) -> dict:
     if args.seconds is not None and not args.seconds > 0:
         raise ValueError(f"--seconds: expected a positive number of seconds, got {args.seconds}")
     if args.seconds is not None:
-        # Time decides; the iteration budget is only a ceiling far above what the time allows.
-        return {"iterations": 1_000_000_000, "time_ms": max(1, int(args.seconds * 1000)), "seed": args.seed}
+        # iterations=0: no iteration limit, the time decides.
+        return {"iterations": 0, "time_ms": max(1, int(args.seconds * 1000)), "seed": args.seed}
     return {"iterations": args.iterations or 1000, "seed": args.seed}
 
 
