@@ -1,11 +1,15 @@
 """Agents (python/rosen/agents.py): legal moves, greedy's choice, seeding, the spec parser."""
+import os
 import random
+import sys
 
 import pytest
 
 import rosen
 from rosen.agents import (Agent, AgentSpec, GreedyAgent, MCTSAgent, MoveStats, RandomAgent, parse_agent,
                           parse_agent_spec, search_available)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for fake_search
 
 needs_search = pytest.mark.skipif(not search_available(), reason="this build has no rosen.Searcher yet")
 
@@ -158,3 +162,32 @@ def test_mcts_agent_returns_legal_moves_and_reports_stats():
 def test_mcts_agent_finds_the_joining_move():
     pos = rosen.Position(JOIN_POSITION)
     assert str(MCTSAgent(iterations=1000, seed=0).choose(pos)) == "S1"
+
+
+# --- the MCTS agent's plumbing, against a stand-in search (tests/fake_search.py) -------------
+
+def test_mcts_agent_keeps_one_searcher_and_reports_its_figures(monkeypatch):
+    import fake_search
+    fake_search.install(monkeypatch)
+    agent = parse_agent("mcts:iterations=400,rollout=random", seed=5)
+    assert isinstance(agent, MCTSAgent)
+    assert agent.params == {"iterations": 400, "rollout": "random", "seed": 5}
+    pos = rosen.Position.new(seed=1)
+    for _ in range(3):
+        move = agent.choose(pos.hide_pile_order())
+        assert pos.is_legal(move)
+        pos = pos.play(move if str(move) != "draw" else "draw:" + pos.draw_pile[0])
+    assert len(fake_search.FakeSearcher.instances) == 1  # the tree survives between moves
+    assert fake_search.FakeSearcher.instances[0].searches == 3
+    assert agent.last_stats == MoveStats(depth=3.0, seldepth=7, nodes=500, iterations=400, time_ms=10.0)
+    agent.reset()
+    assert fake_search.FakeSearcher.instances[0].resets == 1 and agent.last_stats is None
+    assert repr(agent) == "MCTSAgent(iterations=400, rollout='random', seed=5)"
+
+
+def test_mcts_spec_values_are_checked_by_the_search(monkeypatch):
+    import fake_search
+    fake_search.install(monkeypatch)
+    with pytest.raises(ValueError, match="iterations"):
+        parse_agent_spec("mcts:iterations=-3")
+    parse_agent_spec("mcts:temperature=2.5,hero_cost=10")

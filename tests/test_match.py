@@ -1,8 +1,12 @@
 """Match runner (python/rosen/match.py, game.py, matchstats.py) and ``rosen match``."""
 import json
 import math
+import os
+import sys
 
 import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for fake_search
 
 import rosen
 from rosen.agents import RandomAgent, search_available
@@ -296,3 +300,17 @@ def test_mcts_match_reports_search_figures(capsys):
     assert main(["match", "mcts:iterations=100", "random", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "A search  depth" in out and "nodes/s" in out
+
+
+def test_search_figures_are_reported_per_side(monkeypatch, capsys):
+    import fake_search
+    fake_search.install(monkeypatch)
+    result = run_match("mcts:iterations=400", "random", games=2, seed=4)
+    a, b = result.side_stats("a"), result.side_stats("b")
+    assert a.moves > 0 and b.moves == 0
+    assert a.mean_depth == 3.0 and a.nps == pytest.approx(50_000.0)  # 500 nodes per 10 ms
+    assert result.games[0].to_json()["stats"]["red"]["nodes"] == 500 * result.games[0].stats["red"].moves
+    assert main(["match", "mcts:iterations=400", "random", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "A search  depth 3.0  50,000 nodes/s  10 ms/move" in out
+    assert "B search" not in out

@@ -1,10 +1,13 @@
 """``rosen play`` driven end to end through ``main(argv)`` with scripted input."""
 import argparse
 import io
+import os
 import re
 import sys
 
 import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for fake_search
 
 from rosen.agents import search_available
 from rosen.cli import main
@@ -107,3 +110,16 @@ def test_against_mcts_with_hint(monkeypatch, capsys):
     assert code == 0
     assert "engine analysis" in out.out and "visits" in out.out and "pv:" in out.out
     assert "MCTSAgent" in out.out and "Final score" in out.out
+
+
+def test_hint_shows_the_analysis_and_the_default_engine_searches(monkeypatch, capsys):
+    import fake_search
+    fake_search.install(monkeypatch)
+    code, out = run_play(monkeypatch, capsys, ["--iterations", "400", "--seed", "3"], "hint\nquit\n")
+    assert code == 0
+    assert "against MCTSAgent(iterations=400, seed=3)" in out.out
+    assert "engine analysis: 400 iterations, depth 3, win rate 62.5% for the side to move" in out.out
+    assert re.search(r"\n  \S+ +visits +300  win rate  62\.5%\n", out.out)
+    assert "  pv: " in out.out
+    code, out = run_play(monkeypatch, capsys, ["--seconds", "0.5", "--colour", "white"], "quit\n")
+    assert "MCTSAgent(iterations=0, time_ms=500, seed=0)" in out.out
