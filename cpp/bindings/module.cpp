@@ -4,8 +4,10 @@
 namespace py = pybind11;
 
 void bind_rosenkoenig(py::module_& m);
+void bind_search(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search and Lovagok dice.";
     bind_rosenkoenig(m);
+    bind_search(m);
 }

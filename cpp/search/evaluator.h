@@ -1,0 +1,49 @@
+// Game knowledge for the search, kept apart from the tree (the tree only asks for move priors,
+// a rollout move, and the value of a leaf): exact territory-score deltas of a move, the
+// heuristic rollout policy built on them, and the evaluation of terminal and cut-off positions.
+// Everything works on fixed-size data on the stack; nothing is allocated.
+#pragma once
+#include <cstdint>
+
+#include "rosenkoenig/move.h"
+#include "rosenkoenig/position.h"
+#include "rosenkoenig/rng.h"
+#include "search/params.h"
+
+namespace rosen::search {
+
+// Score change (R11) of a colour's tokens `own` when a token of that colour is added on `sq`
+// (which must not be in own): the territories touching sq merge with it into one.
+int join_gain(Bitboard own, int sq);
+// Score lost by a colour's tokens `theirs` when its token on `sq` (in theirs) is removed: the
+// territory through sq falls apart into the pieces around it.
+int split_loss(Bitboard theirs, int sq);
+
+// Heuristic value in score points of each move in `moves` for the side to move: the own score
+// gained plus the opponent's score destroyed, less a price for a spent hero; a draw is worth a
+// fixed amount (more with a short hand). Writes moves.size values.
+void move_values(const Position& pos, const MoveList& moves, const SearchParams& p, float* values);
+
+// Softmax of move_values at p.temperature: the policy's probabilities, used as priors.
+void move_priors(const Position& pos, const MoveList& moves, const SearchParams& p, float* priors);
+
+// One move sampled from the policy of p.rollout for the side to move (moves must be legal_moves).
+Move rollout_move(const Position& pos, const MoveList& moves, const SearchParams& p, Rng& rng);
+
+// The value of a leaf, always from Red's point of view (the search converts it to the mover's;
+// a 4-player team shares its colour's value, R13).
+struct Evaluation {
+    float reward = 0.5f;  // in [0, 1]
+    float margin = 0.0f;  // Red's score minus White's (R11), the expected final margin
+};
+
+// A finished game (R12), shaped by p.reward and p.margin_weight.
+Evaluation evaluate_terminal(const Position& pos, const SearchParams& p);
+// An unfinished game cut off early: the margin plus the heroes' worth, squashed by p.eval_scale.
+Evaluation evaluate_cutoff(const Position& pos, const SearchParams& p);
+
+// Plays pos to the end (or p.rollout_cutoff plies) with the rollout policy and evaluates it.
+// pos must have a hidden pile order (R14): draws are dealt uniformly by rng.
+Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng);
+
+}  // namespace rosen::search

@@ -1,0 +1,144 @@
+#include "search/mcts.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "rosenkoenig/rng.h"
+
+namespace rosen::search {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The clock is read every few iterations only; even heuristic playouts take microseconds, so
+// a time budget is kept to well under a millisecond.
+constexpr uint64_t kClockEvery = 8;
+
+double mover_view(double red_value, int colour) { return colour == kRed ? red_value : 1.0 - red_value; }
+double mover_margin(double red_margin, int colour) { return colour == kRed ? red_margin : -red_margin; }
+
+}  // namespace
+
+Searcher::Searcher(const SearchParams& p) : params_(p) {
+    if (const auto error = validate(p)) throw std::invalid_argument(error->message);
+    const uint64_t per_tree = p.max_nodes / uint64_t(p.threads);
+    for (int t = 0; t < p.threads; ++t) trees_.push_back(std::make_unique<Tree>(per_tree));
+}
+
+void Searcher::reset() {
+    std::lock_guard<std::mutex> lock(searching_);
+    rooted_ = false;
+}
+
+SearchResult Searcher::search(const Position& position) {
+    std::lock_guard<std::mutex> lock(searching_);
+    // Nothing below ever sees the pile order: the root is a public view (R14).
+    const Position root = public_view(position);
+    if (root.over) throw std::invalid_argument("position: the game is over; there is nothing to search");
+    uint64_t reused = 0;
+    for (auto& tree : trees_) {
+        if (!rooted_ || !tree->reroot(root)) tree->reset(root);
+        reused += tree->root().visits;
+    }
+    rooted_ = true;
+    stop_.store(false, std::memory_order_relaxed);
+
+    const auto start = Clock::now();
+    const auto deadline = start + std::chrono::milliseconds(params_.time_ms);
+    std::atomic<uint64_t> started{0};
+    std::vector<TreeStats> stats(trees_.size());
+    auto work = [&](size_t t) {
+        // Each thread its own stream; with one thread the search is a function of (position, seed).
+        Rng rng(mix_seed(params_.seed, t));
+        Tree& tree = *trees_[t];
+        for (uint64_t i = 0;; ++i) {
+            if (stop_.load(std::memory_order_relaxed)) break;
+            if (params_.iterations && started.fetch_add(1, std::memory_order_relaxed) >= params_.iterations) break;
+            if (params_.time_ms && i % kClockEvery == 0 && Clock::now() >= deadline) break;
+            tree.iterate(params_, rng, stats[t]);
+        }
+    };
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < trees_.size(); ++t) helpers.emplace_back(work, t);
+    work(0);
+    for (auto& h : helpers) h.join();
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return collect(stats, seconds, reused);
+}
+
+SearchResult Searcher::collect(const std::vector<TreeStats>& stats, double seconds, uint64_t reused) const {
+    SearchResult r;
+    const Tree& first = *trees_[0];
+    const Position& root = first.root_position();
+    const int colour = colour_of(root.to_move);
+    // Every tree has the same root, hence the same root moves in the same order.
+    const Node& root_node = first.root();
+    std::vector<size_t> best_tree(root_node.num_children, 0);
+    for (uint32_t k = 0; k < root_node.num_children; ++k) {
+        MoveStats m;
+        m.move = first.node(root_node.first_child + k).move;
+        m.prior = first.node(root_node.first_child + k).prior;
+        double value = 0, margin = 0;
+        uint64_t most = 0;
+        for (size_t t = 0; t < trees_.size(); ++t) {
+            const Node& child = trees_[t]->node(trees_[t]->root().first_child + k);
+            m.visits += child.visits;
+            value += double(child.value) * child.visits;
+            margin += double(child.margin) * child.visits;
+            if (child.visits > most) {
+                most = child.visits;
+                best_tree[k] = t;
+            }
+        }
+        if (m.visits) {
+            m.winrate = mover_view(value / double(m.visits), colour);
+            m.score = mover_margin(margin / double(m.visits), colour);
+        }
+        r.moves.push_back(m);
+    }
+    // Most visited first; ties go to the better value, then the higher prior, then move order.
+    std::vector<size_t> order(r.moves.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const MoveStats &x = r.moves[a], &y = r.moves[b];
+        if (x.visits != y.visits) return x.visits > y.visits;
+        if (x.winrate != y.winrate) return x.winrate > y.winrate;
+        return x.prior > y.prior;
+    });
+    std::vector<MoveStats> sorted;
+    for (size_t i : order) sorted.push_back(r.moves[i]);
+    r.moves = std::move(sorted);
+    if (!order.empty()) {
+        const size_t k = order[0];
+        r.best_move = r.moves[0].move;
+        r.winrate = r.moves[0].winrate;
+        r.score = r.moves[0].score;
+        // The principal variation follows the tree that looked at the best move most.
+        const Tree& tree = *trees_[best_tree[k]];
+        uint32_t n = tree.root().first_child + uint32_t(k);
+        r.pv.push_back(tree.node(n).move);
+        while (!tree.node(n).chance && r.pv.size() < 64) {
+            const uint32_t next = tree.most_visited_child(n);
+            if (next == kNoChild || tree.node(next).visits == 0) break;
+            n = next;
+            r.pv.push_back(tree.node(n).move);
+        }
+    }
+    uint64_t depth_sum = 0;
+    for (size_t t = 0; t < trees_.size(); ++t) {
+        r.iterations += stats[t].iterations;
+        depth_sum += stats[t].depth_sum;
+        r.seldepth = std::max(r.seldepth, stats[t].max_depth);
+        r.nodes += trees_[t]->size();
+    }
+    r.depth = r.iterations ? double(depth_sum) / double(r.iterations) : 0.0;
+    r.time_ms = seconds * 1000.0;
+    r.nps = seconds > 0 ? double(r.iterations) / seconds : 0.0;
+    r.reused_visits = reused;
+    return r;
+}
+
+}  // namespace rosen::search

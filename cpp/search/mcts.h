@@ -1,0 +1,70 @@
+// The MCTS engine: a persistent Searcher that owns one tree per thread (root parallelism: the
+// trees grow independently from differently seeded generators and their root statistics are
+// merged), reuses its trees when the next position lies below the last root, can be stopped
+// from another thread, and reports what an engine user reads (PROTOCOL.md analysis fields).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "rosenkoenig/position.h"
+#include "search/params.h"
+#include "search/tree.h"
+
+namespace rosen::search {
+
+// One root move. Values are from the view of the side to move at the root.
+struct MoveStats {
+    Move move = kNoMove;
+    uint64_t visits = 0;
+    double winrate = 0.5;  // mean reward, 0..1
+    double prior = 0.0;    // the policy's probability
+    double score = 0.0;    // expected final score margin, own minus opponent
+};
+
+struct SearchResult {
+    Move best_move = kNoMove;       // the most visited root move
+    std::vector<MoveStats> moves;   // most visited first
+    std::vector<Move> pv;           // most visited line, ending at the first draw (its card is unknown)
+    double depth = 0.0;             // mean plies inside the tree per iteration
+    int seldepth = 0;               // the deepest of them
+    uint64_t nodes = 0;             // nodes in the trees (all threads)
+    uint64_t iterations = 0;        // playouts of this search
+    uint64_t reused_visits = 0;     // root visits kept from the previous search (tree reuse)
+    double nps = 0.0;               // iterations per second
+    double time_ms = 0.0;
+    double winrate = 0.5;           // of the best move
+    double score = 0.0;             // expected margin of the best move
+};
+
+class Searcher {
+public:
+    // p must pass validate(); throws std::invalid_argument otherwise.
+    explicit Searcher(const SearchParams& p);
+
+    // Searches `position` with the parameters' budget. The pile order is hidden first (R14).
+    // When the position is the last root or lies a few plies below it in the tree, that subtree
+    // is kept. Throws std::invalid_argument if the game is over. One search at a time.
+    SearchResult search(const Position& position);
+    // Ends the running search within an iteration; callable from any thread.
+    void stop() { stop_.store(true, std::memory_order_relaxed); }
+    // Forget the trees (e.g. a new game).
+    void reset();
+
+    const SearchParams& params() const { return params_; }
+    // Bytes per tree node.
+    static constexpr size_t node_bytes() { return sizeof(Node); }
+
+private:
+    SearchResult collect(const std::vector<TreeStats>& stats, double seconds, uint64_t reused) const;
+
+    SearchParams params_;
+    std::vector<std::unique_ptr<Tree>> trees_;
+    bool rooted_ = false;
+    std::atomic<bool> stop_{false};
+    std::mutex searching_;
+};
+
+}  // namespace rosen::search

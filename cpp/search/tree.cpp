@@ -1,0 +1,235 @@
+#include "search/tree.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "search/evaluator.h"
+
+namespace rosen::search {
+
+namespace {
+
+// Longer than any game: every ply places a token (at most 52 plays and 8 heroes), draws a card
+// (each card must be played before it can be drawn again) or passes while the other side moves.
+constexpr int kMaxPath = 1024;
+
+// How far below the root re-rooting looks for the next position: our move, the opponent's reply
+// and the draws in between (4 players: a full round).
+constexpr int kRerootPlies = 8;
+
+}  // namespace
+
+bool same_public_state(const Position& a, const Position& b) {
+    return a.tokens[0] == b.tokens[0] && a.tokens[1] == b.tokens[1] &&
+           std::memcmp(a.hand, b.hand, sizeof a.hand) == 0 && a.discard == b.discard && a.pile == b.pile &&
+           a.pile_size == b.pile_size && std::memcmp(a.heroes, b.heroes, sizeof a.heroes) == 0 &&
+           a.crown == b.crown && a.to_move == b.to_move && a.over == b.over && a.rules == b.rules;
+}
+
+Position public_view(const Position& pos) {
+    Position q = pos;
+    hide_pile_order(q);
+    // Forget what a player may not know, so that nothing downstream could depend on it (R14).
+    std::memset(q.order, 0, sizeof q.order);
+    q.rng_state = 0;
+    return q;
+}
+
+Tree::Tree(uint64_t capacity) : capacity_(capacity) { nodes_.reserve(capacity); }
+
+void Tree::reset(const Position& root) {
+    root_pos_ = root;
+    nodes_.clear();
+    nodes_.emplace_back();
+}
+
+uint32_t Tree::most_visited_child(uint32_t n) const {
+    const Node& parent = nodes_[n];
+    if (parent.first_child == kNoChild) return kNoChild;
+    uint32_t best = parent.first_child;
+    for (uint32_t c = parent.first_child + 1; c < parent.first_child + parent.num_children; ++c)
+        if (nodes_[c].visits > nodes_[best].visits ||
+            (nodes_[c].visits == nodes_[best].visits && nodes_[c].prior > nodes_[best].prior))
+            best = c;
+    return best;
+}
+
+bool Tree::expand_moves(uint32_t n, const Position& pos, const SearchParams& p) {
+    const MoveList moves = legal_moves(pos);
+    if (nodes_.size() + uint64_t(moves.size) > capacity_) return false;  // full: keep rolling out
+    float priors[12];
+    if (p.rollout == RolloutPolicy::Heuristic) {
+        move_priors(pos, moves, p, priors);
+    } else {
+        for (int i = 0; i < moves.size; ++i) priors[i] = 1.0f / float(moves.size);
+    }
+    const uint32_t first = uint32_t(nodes_.size());
+    for (int i = 0; i < moves.size; ++i) {
+        Node& child = nodes_.emplace_back();  // within the reserved capacity: no reallocation
+        child.move = moves[i];
+        child.prior = priors[i];
+        child.chance = moves[i] == kDraw;
+    }
+    nodes_[n].first_child = first;
+    nodes_[n].num_children = uint8_t(moves.size);
+    return true;
+}
+
+bool Tree::expand_cards(uint32_t n, CardMask cards) {
+    const int count = std::popcount(cards);
+    if (nodes_.size() + uint64_t(count) > capacity_) return false;
+    const uint32_t first = uint32_t(nodes_.size());
+    for (CardMask c = cards; c; c &= c - 1) {
+        Node& child = nodes_.emplace_back();
+        child.move = draw_card_move(std::countr_zero(c));
+        child.prior = 1.0f / float(count);
+    }
+    nodes_[n].first_child = first;
+    nodes_[n].num_children = uint8_t(count);
+    return true;
+}
+
+uint32_t Tree::select_child(uint32_t n, int mover_colour, float exploration) const {
+    const Node& parent = nodes_[n];
+    const uint32_t first = parent.first_child, last = first + parent.num_children;
+    // Every child is tried once before UCT compares them; the policy's favourite first, so that
+    // a short search has already looked at the moves the heuristic likes.
+    uint32_t best = kNoChild;
+    float best_score = -1.0f;
+    for (uint32_t c = first; c < last; ++c)
+        if (nodes_[c].visits == 0 && nodes_[c].prior > best_score) {
+            best = c;
+            best_score = nodes_[c].prior;
+        }
+    if (best != kNoChild) return best;
+    const float log_n = std::log(float(parent.visits));
+    best_score = -1e30f;
+    for (uint32_t c = first; c < last; ++c) {
+        const Node& child = nodes_[c];
+        const float q = mover_colour == kRed ? child.value : 1.0f - child.value;
+        const float ucb = q + exploration * std::sqrt(log_n / float(child.visits));
+        if (ucb > best_score) {
+            best = c;
+            best_score = ucb;
+        }
+    }
+    return best;
+}
+
+void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
+    uint32_t path[kMaxPath];
+    int len = 0;
+    Position pos = root_pos_;
+    uint32_t n = 0;
+    path[len++] = 0;
+    int depth = 0;
+    const float exploration = float(p.exploration);
+    while (len < kMaxPath - 1) {
+        if (nodes_[n].chance) {
+            // Sample the card: the pile's order is hidden, so every drawable card is equally likely.
+            const CardMask cards = drawable_cards(pos);
+            const int card = deal_card(pos, rng);
+            apply_draw(pos, card);
+            ++depth;
+            if (nodes_[n].first_child == kNoChild && (nodes_[n].visits == 0 || !expand_cards(n, cards))) break;
+            n = nodes_[n].first_child + uint32_t(std::popcount(cards & ((1u << card) - 1)));
+            path[len++] = n;
+            continue;
+        }
+        if (pos.over) break;
+        // A leaf is rolled out from on its first visit and expanded on its second, so the arena
+        // holds only nodes that were worth a second look. The root is always expanded.
+        if (nodes_[n].first_child == kNoChild && ((nodes_[n].visits == 0 && n != 0) || !expand_moves(n, pos, p)))
+            break;
+        n = select_child(n, colour_of(pos.to_move), exploration);
+        path[len++] = n;
+        const Move m = nodes_[n].move;
+        if (m != kDraw) {  // a draw edge changes the position at its chance node, above
+            apply_move(pos, m);
+            ++depth;
+        }
+    }
+    const Evaluation ev = pos.over ? evaluate_terminal(pos, p) : rollout(pos, p, rng);
+    for (int i = 0; i < len; ++i) {
+        Node& node = nodes_[path[i]];
+        ++node.visits;
+        const float inv = 1.0f / float(node.visits);
+        node.value += (ev.reward - node.value) * inv;
+        node.margin += (ev.margin - node.margin) * inv;
+    }
+    ++stats.iterations;
+    stats.depth_sum += uint64_t(depth);
+    stats.max_depth = std::max(stats.max_depth, depth);
+}
+
+uint32_t Tree::find(uint32_t n, const Position& pos, const Position& target, int depth_left) const {
+    const Node& node = nodes_[n];
+    if (!node.chance && same_public_state(pos, target)) return n;
+    if (depth_left == 0 || node.first_child == kNoChild) return kNoChild;
+    // Squares once occupied stay occupied and hero cards are never regained: prune branches that
+    // can no longer lead to the target.
+    if (pos.occupied() & ~target.occupied()) return kNoChild;
+    for (int p = 0; p < pos.players(); ++p)
+        if (pos.heroes[p] < target.heroes[p]) return kNoChild;
+    for (uint32_t c = node.first_child; c < node.first_child + node.num_children; ++c) {
+        const Move m = nodes_[c].move;
+        Position next = pos;
+        int left = depth_left;
+        if (node.chance) {
+            apply_draw(next, move_card(m));
+            --left;
+        } else if (m != kDraw) {
+            apply_move(next, m);
+            --left;
+        }
+        const uint32_t found = find(c, next, target, left);
+        if (found != kNoChild) return found;
+    }
+    return kNoChild;
+}
+
+bool Tree::reroot(const Position& target) {
+    const uint32_t found = find(0, root_pos_, target, kRerootPlies);
+    if (found == kNoChild) return false;
+    root_pos_ = target;
+    keep_subtree(found);
+    return true;
+}
+
+void Tree::keep_subtree(uint32_t new_root) {
+    if (new_root == 0) return;
+    // Collect the subtree's child blocks, then slide them down in arena order (a mark-compact
+    // pass): a block only ever moves to a lower index, over blocks already moved or dead.
+    struct Block {
+        uint32_t old_first, count, new_first;
+    };
+    std::vector<Block> blocks;
+    std::vector<uint32_t> stack{new_root};
+    while (!stack.empty()) {
+        const Node& node = nodes_[stack.back()];
+        stack.pop_back();
+        if (node.first_child == kNoChild) continue;
+        blocks.push_back({node.first_child, node.num_children, 0});
+        for (uint32_t c = 0; c < node.num_children; ++c) stack.push_back(node.first_child + c);
+    }
+    std::sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) { return a.old_first < b.old_first; });
+    nodes_[0] = nodes_[new_root];  // index 0 is the old root, which is no longer needed
+    nodes_[0].move = kNoMove;
+    nodes_[0].prior = 1.0f;
+    uint32_t cursor = 1;
+    for (Block& b : blocks) {
+        std::memmove(&nodes_[cursor], &nodes_[b.old_first], b.count * sizeof(Node));
+        b.new_first = cursor;
+        cursor += b.count;
+    }
+    nodes_.resize(cursor);
+    for (Node& node : nodes_) {
+        if (node.first_child == kNoChild) continue;
+        const auto it = std::lower_bound(blocks.begin(), blocks.end(), node.first_child,
+                                         [](const Block& b, uint32_t first) { return b.old_first < first; });
+        node.first_child = it->new_first;
+    }
+}
+
+}  // namespace rosen::search

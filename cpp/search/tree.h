@@ -1,0 +1,85 @@
+// One search tree: nodes in a pre-reserved arena addressed by index, one MCTS iteration at a
+// time, and re-rooting onto a descendant for tree reuse.
+//
+// Chance (RULES.md R14). The root position's pile order is hidden before anything else, so the
+// tree never sees the true order. A `draw` edge leads to a chance node; each time an iteration
+// passes it, the drawn card is sampled uniformly from drawable_cards() of the position there.
+// The chance node's block of per-card children (one per drawable card, in card order, so the
+// child of card c is at index popcount(cards below c)) is allocated the second time the chance
+// node is reached, and each card child grows its own subtree only when that card is sampled
+// again. A chance node's value is therefore the sample mean over the cards, as it should be.
+//
+// Values are stored from Red's point of view (the reward of the colour Red, R13: a team shares
+// its colour's reward) and turned into the mover's view when a child is selected.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "rosenkoenig/position.h"
+#include "rosenkoenig/rng.h"
+#include "search/params.h"
+
+namespace rosen::search {
+
+constexpr uint32_t kNoChild = 0xFFFFFFFFu;
+
+struct Node {
+    uint32_t first_child = kNoChild;  // children are one contiguous block of the arena
+    uint32_t visits = 0;
+    float value = 0.0f;   // running mean of Red's reward
+    float margin = 0.0f;  // running mean of Red's final score margin
+    float prior = 0.0f;   // policy probability of the edge into this node
+    Move move = kNoMove;  // the edge into this node: a move, or draw_card_move(c) below a chance node
+    uint8_t num_children = 0;
+    uint8_t chance = 0;   // 1: this node is a draw edge; its children are the cards
+    uint8_t unused = 0;
+};
+static_assert(sizeof(Node) == 24, "keep the node small: memory per node is reported");
+
+// Per-search statistics one tree gathers.
+struct TreeStats {
+    uint64_t iterations = 0;
+    uint64_t depth_sum = 0;  // plies inside the tree per iteration, summed
+    int max_depth = 0;
+};
+
+class Tree {
+public:
+    explicit Tree(uint64_t capacity);
+
+    // Forget everything and start from `root`, which must have a hidden pile order.
+    void reset(const Position& root);
+    // If `target` (hidden) is the root or lies in the tree within a few plies, keep its subtree
+    // as the new tree and return true; otherwise leave the tree unchanged and return false.
+    bool reroot(const Position& target);
+
+    // One iteration: select down the tree (sampling cards at chance nodes), expand, roll out,
+    // back up. Allocates nothing: the arena was reserved at construction.
+    void iterate(const SearchParams& p, Rng& rng, TreeStats& stats);
+
+    const Position& root_position() const { return root_pos_; }
+    const Node& node(uint32_t i) const { return nodes_[i]; }
+    const Node& root() const { return nodes_[0]; }
+    uint64_t size() const { return nodes_.size(); }
+    uint64_t capacity() const { return capacity_; }
+    // Child of n with the most visits (ties: the higher prior), or kNoChild.
+    uint32_t most_visited_child(uint32_t n) const;
+
+private:
+    bool expand_moves(uint32_t n, const Position& pos, const SearchParams& p);
+    bool expand_cards(uint32_t n, CardMask cards);
+    uint32_t select_child(uint32_t n, int mover_colour, float exploration) const;
+    uint32_t find(uint32_t n, const Position& pos, const Position& target, int depth_left) const;
+    void keep_subtree(uint32_t new_root);
+
+    std::vector<Node> nodes_;
+    uint64_t capacity_;
+    Position root_pos_;
+};
+
+// The same public state (R14): everything but the pile order and the private generator state.
+bool same_public_state(const Position& a, const Position& b);
+// A copy that holds only what a player may know: pile order hidden and forgotten.
+Position public_view(const Position& pos);
+
+}  // namespace rosen::search
