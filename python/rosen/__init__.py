@@ -18,6 +18,7 @@ from ._core import (
     RosenError,
 )
 from .randomplay import RandomPlayStats, random_play
+from .search import MoveInfo, Searcher, SearchParams, SearchResult, search
 from .territory import BoardScores, score_boards
 
 __version__ = "0.1.0"
@@ -28,9 +29,14 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "Move",
+    "MoveInfo",
     "Position",
     "RandomPlayStats",
     "RosenError",
+    "SearchParams",
+    "SearchResult",
+    "Searcher",
     "random_play",
     "score_boards",
+    "search",
 ]

@@ -1,0 +1,52 @@
+"""Positions shared by the search tests."""
+from __future__ import annotations
+
+
+def _rank(row: str) -> str:
+    out, run = "", 0
+    for c in row:
+        if c == ".":
+            run += 1
+            continue
+        if run:
+            out, run = out + str(run), 0
+        out += c
+    return out + (str(run) if run else "")
+
+
+def win_in_one_fen() -> str:
+    """Red to move with 51 tokens on the board (R8: the next token ends the game).
+
+    Rank 1 is a red line broken at e1; the crown is on e2. S1 fills e1 and joins the line into
+    one territory of 9 (81 points, R11) and Red wins 88 to 78 (R12). N1 ends the game with an
+    isolated token (40 to 78) and after a draw White ends it at once, both White wins.
+    """
+    board = [["."] * 9 for _ in range(9)]  # board[rank - 1][file]
+    for f in range(9):
+        if f != 4:
+            board[0][f] = "r"
+    for f in range(5):
+        board[1][f] = "w"
+    for r in range(2, 9):  # white singles on a checkerboard, red singles between them
+        for f in range(9):
+            if (f + r) % 2 == 0 and not (r == 2 and f == 4):
+                board[r][f] = "w"
+    reds = 0
+    for r in range(8, 2, -1):
+        for f in range(9):
+            if (f + r) % 2 == 1 and reds < 7:
+                board[r][f] = "r"
+                reds += 1
+    ranks = "/".join(_rank("".join(board[r])) for r in range(8, -1, -1))
+    return f"{ranks} e2 r N1,S1 N2,E2,W2,S2,E3 0 0 - *"
+
+
+def midgame(seed: int = 5, plies: int = 20, players: int = 2):
+    """A position some plies into a seeded game (the first legal move each ply, draws dealt)."""
+    import rosen
+
+    pos = rosen.Position.new(seed, players=players)
+    for i in range(plies):
+        moves = pos.legal_moves()
+        pos = pos.play(moves[(i * 7) % len(moves)])
+    return pos

@@ -1,0 +1,188 @@
+"""The MCTS search's Python API: parameters, results, determinism, tactics, limits, 4 players."""
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import rosen
+from search_positions import midgame, win_in_one_fen
+
+
+@pytest.fixture(scope="module")
+def start():
+    return rosen.Position.new(seed=3)
+
+
+def test_default_params_repr_round_trips():
+    p = rosen.SearchParams()
+    assert p.iterations == 1000 and p.time_ms == 0 and p.rollout == "heuristic" and p.reward == "win"
+    assert p.threads == 1 and p.seed == 0 and p.max_nodes == 1_000_000 and p.rollout_cutoff == 0
+    assert eval(repr(p), {"SearchParams": rosen.SearchParams}) == p
+    assert pickle.loads(pickle.dumps(p)) == p
+    assert p.replace(seed=4).seed == 4 and p.seed == 0
+    with pytest.raises(AttributeError):
+        p.seed = 3
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(iterations=-1), "iterations"),
+    (dict(time_ms=-5), "time_ms"),
+    (dict(iterations=0, time_ms=0), "iterations"),
+    (dict(rollout="clever"), "rollout"),
+    (dict(reward="points"), "reward"),
+    (dict(threads=0), "threads"),
+    (dict(exploration=-0.1), "exploration"),
+    (dict(exploration=float("nan")), "exploration"),
+    (dict(margin_weight=1.5), "margin_weight"),
+    (dict(rollout_cutoff=-1), "rollout_cutoff"),
+    (dict(max_nodes=10), "max_nodes"),
+    (dict(temperature=0.0), "temperature"),
+])
+def test_bad_values_raise_value_error_naming_the_field(kwargs, field):
+    with pytest.raises(ValueError, match=f"^{field}:") as info:
+        rosen.SearchParams(**kwargs)
+    assert info.value.field == field
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(iterations=1.5), "iterations"),
+    (dict(threads=True), "threads"),
+    (dict(rollout=1), "rollout"),
+    (dict(exploration="high"), "exploration"),
+])
+def test_bad_types_raise_type_error_naming_the_field(kwargs, field):
+    with pytest.raises(TypeError, match=f"^{field}:"):
+        rosen.SearchParams(**kwargs)
+
+
+def test_unknown_keyword_and_positional_arguments_are_refused():
+    with pytest.raises(TypeError):
+        rosen.SearchParams(iteration=5)
+    with pytest.raises(TypeError):
+        rosen.SearchParams(1000)
+
+
+def test_search_accepts_keywords_or_params_object(start):
+    a = rosen.search(start, iterations=300, seed=1)
+    b = rosen.search(start, params=rosen.SearchParams(iterations=300, seed=1))
+    c = rosen.search(start, params=rosen.SearchParams(iterations=50), iterations=300, seed=1)
+    assert str(a.best_move) == str(b.best_move) == str(c.best_move)
+    assert [m.visits for m in a.moves] == [m.visits for m in b.moves] == [m.visits for m in c.moves]
+
+
+def test_result_fields_are_consistent(start):
+    r = rosen.search(start, iterations=2000, seed=2)
+    legal = start.legal_moves()
+    assert r.iterations == 2000
+    assert sorted(str(m.move) for m in r.moves) == sorted(str(m) for m in legal)
+    assert sum(m.visits for m in r.moves) == 2000  # the root's first visit expands it
+    assert [m.visits for m in r.moves] == sorted((m.visits for m in r.moves), reverse=True)
+    assert r.best_move == r.moves[0].move and r.pv[0] == r.best_move
+    assert r.winrate == r.moves[0].winrate and r.score == r.moves[0].score
+    assert all(0.0 <= m.winrate <= 1.0 for m in r.moves)
+    assert sum(m.prior for m in r.moves) == pytest.approx(1.0, abs=1e-5)
+    assert 1.0 <= r.depth <= r.seldepth
+    assert r.nodes > len(legal) and r.nps > 0 and r.time_ms > 0
+    assert "SearchResult(best_move=" in repr(r)
+    assert r.info_lines()[0].startswith("info depth ")
+
+
+def test_pv_is_a_legal_line_that_stops_at_the_first_draw(start):
+    r = rosen.search(start, iterations=3000, seed=4)
+    pos = start.hide_pile_order()
+    for i, move in enumerate(r.pv):
+        assert pos.is_legal(move)
+        if move.kind == "draw":
+            assert i == len(r.pv) - 1  # the card is unknown, so the line ends here
+            break
+        pos = pos.play(move)
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+def test_same_seed_gives_identical_result(rollout):
+    pos = midgame()
+    a = rosen.search(pos, iterations=1500, seed=11, rollout=rollout)
+    b = rosen.search(pos, iterations=1500, seed=11, rollout=rollout)
+    assert repr(a.moves) == repr(b.moves) and a.pv == b.pv and a.nodes == b.nodes and a.depth == b.depth
+
+
+def test_different_seeds_give_different_searches():
+    pos = midgame()
+    a = rosen.search(pos, iterations=1500, seed=1)
+    b = rosen.search(pos, iterations=1500, seed=2)
+    assert repr(a.moves) != repr(b.moves)
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+def test_win_in_one_is_found_R8_R12(rollout):
+    pos = rosen.Position(win_in_one_fen())
+    assert pos.play("S1").winner == "red" and pos.play("N1").winner == "white"
+    r = rosen.search(pos, iterations=300, seed=5, rollout=rollout)
+    assert str(r.best_move) == "S1"
+    assert r.winrate == 1.0 and r.score == 10.0  # 88 - 78, a certain result
+
+
+def test_node_limit_is_respected():
+    pos = rosen.Position.new(seed=9)
+    r = rosen.search(pos, iterations=20_000, max_nodes=2000, seed=1, rollout="random")
+    assert r.iterations == 20_000  # the search carries on with rollouts from the leaves
+    assert 1500 < r.nodes <= 2000
+
+
+def test_node_limit_is_respected_per_thread_in_total():
+    pos = rosen.Position.new(seed=9)
+    r = rosen.search(pos, iterations=10_000, max_nodes=4000, threads=2, seed=1, rollout="random")
+    assert r.nodes <= 4000 and r.iterations == 10_000
+
+
+def test_time_budget_ends_the_search():
+    r = rosen.search(rosen.Position.new(seed=1), iterations=0, time_ms=50, rollout="random")
+    assert r.iterations > 0 and r.time_ms >= 50
+
+
+def test_two_threads_search_and_merge():
+    pos = midgame()
+    r = rosen.search(pos, iterations=4000, threads=2, seed=3)
+    assert r.iterations == 4000 and sum(m.visits for m in r.moves) == 4000
+    assert pos.is_legal(r.best_move)
+
+
+def test_cutoff_and_margin_rewards_run():
+    pos = midgame()
+    for kwargs in (dict(rollout_cutoff=6), dict(reward="margin"), dict(margin_weight=0.3)):
+        r = rosen.search(pos, iterations=500, seed=1, **kwargs)
+        assert pos.is_legal(r.best_move) and r.iterations == 500
+
+
+def test_four_player_search_returns_a_legal_move_R13():
+    pos = midgame(seed=8, plies=12, players=4)
+    assert pos.players == 4
+    r = rosen.search(pos, iterations=1500, seed=1)
+    assert pos.is_legal(r.best_move)
+    assert sum(m.visits for m in r.moves) == 1500
+
+
+def test_four_player_game_plays_to_the_end_R13():
+    pos = rosen.Position.new(seed=2, players=4)
+    searcher = rosen.Searcher(iterations=100, seed=1)
+    while not pos.is_terminal:
+        pos = pos.play(searcher.search(pos).best_move)
+    assert pos.winner in ("red", "white", "draw")
+
+
+def test_finished_game_cannot_be_searched():
+    pos = rosen.Position(win_in_one_fen()).play("S1")
+    with pytest.raises(ValueError, match="game is over"):
+        rosen.search(pos, iterations=10)
+
+
+def test_position_argument_must_be_a_position():
+    with pytest.raises(TypeError, match="position"):
+        rosen.search("startpos", iterations=10)
+
+
+def test_memory_per_node_is_24_bytes():
+    from rosen.search import NODE_BYTES
+
+    assert NODE_BYTES == 24

@@ -1,0 +1,100 @@
+"""Engine behaviour of the persistent Searcher: tree reuse, stop from another thread, the GIL
+released while searching, and the node limit on long searches."""
+from __future__ import annotations
+
+import threading
+import time
+
+import rosen
+from search_positions import midgame
+
+
+def test_tree_is_reused_after_own_move_and_reply():
+    pos = rosen.Position.new(seed=4)
+    s = rosen.Searcher(iterations=3000, seed=1)
+    first = s.search(pos)
+    assert first.reused_visits == 0
+    after = pos.play(first.best_move)
+    after = after.play(after.legal_moves()[0])
+    second = s.search(after)
+    assert second.reused_visits > 0
+    assert second.iterations == 3000
+    # More root visits than the budget; the node's first visit, when it was still a leaf, was a
+    # playout of its own and so belongs to no root move.
+    assert second.visits in (second.reused_visits + 3000, second.reused_visits + 3000 - 1)
+    assert second.visits > 3000
+
+
+def test_search_of_the_same_position_continues_the_tree():
+    pos = midgame()
+    s = rosen.Searcher(iterations=1000, seed=1)
+    s.search(pos)
+    again = s.search(pos)
+    assert again.reused_visits == 1000 and again.visits == 2000
+
+
+def test_unrelated_position_and_reset_start_afresh():
+    s = rosen.Searcher(iterations=500, seed=1)
+    s.search(rosen.Position.new(seed=4))
+    assert s.search(rosen.Position.new(seed=5)).reused_visits == 0
+    s.reset()
+    assert s.search(rosen.Position.new(seed=5)).reused_visits == 0
+
+
+def test_reuse_gives_the_same_tree_as_a_longer_search_would_keep():
+    # Reused statistics are those of the subtree: searching a position twice with 1000 each
+    # has the same root visits as one fresh search of 2000 iterations.
+    pos = midgame()
+    s = rosen.Searcher(iterations=1000, seed=1)
+    s.search(pos)
+    assert s.search(pos).visits == rosen.search(pos, iterations=2000, seed=1).visits
+
+
+def test_stop_from_another_thread_ends_an_unbounded_search():
+    s = rosen.Searcher(iterations=0, time_ms=600_000, seed=1)  # ten minutes unless stopped
+    timer = threading.Timer(0.2, s.stop)
+    timer.start()
+    start = time.monotonic()
+    result = s.search(rosen.Position.new(seed=1))
+    timer.join()
+    assert time.monotonic() - start < 60  # it returned; the speed is not what is tested
+    assert result.iterations > 0
+    assert result.best_move in rosen.Position.new(seed=1).legal_moves()
+
+
+def test_stop_before_a_search_does_not_cancel_the_next_one():
+    s = rosen.Searcher(iterations=300, seed=1)
+    s.stop()
+    assert s.search(rosen.Position.new(seed=1)).iterations == 300
+
+
+def test_gil_is_released_while_searching():
+    counter = {"n": 0}
+    done = threading.Event()
+
+    def count():
+        while not done.is_set():
+            counter["n"] += 1
+
+    s = rosen.Searcher(iterations=0, time_ms=300, seed=1, rollout="random")
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        before = counter["n"]
+        s.search(rosen.Position.new(seed=1))
+        during = counter["n"] - before
+    finally:
+        done.set()
+        t.join()
+    # With the GIL held for 300 ms the other thread could run only at switch intervals around
+    # the call; released, it counts freely the whole time.
+    assert during > 10_000
+
+
+def test_long_search_stays_within_the_node_limit():
+    s = rosen.Searcher(iterations=5000, max_nodes=3000, seed=1, rollout="random")
+    pos = rosen.Position.new(seed=6)
+    for _ in range(4):  # the limit holds across reuse as well
+        r = s.search(pos)
+        assert r.nodes <= 3000
+        pos = pos.play(r.best_move)
