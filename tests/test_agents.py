@@ -96,7 +96,7 @@ def test_bad_seed_names_the_field():
 
 
 def test_move_stats_nps():
-    assert MoveStats(nodes=5000, time_ms=250.0).nps == pytest.approx(20000.0)
+    assert MoveStats(nodes=9999, iterations=5000, time_ms=250.0).nps == pytest.approx(20000.0)
     assert MoveStats().nps == 0.0
 
 

@@ -299,7 +299,7 @@ def test_api_arguments_are_checked():
 def test_mcts_match_reports_search_figures(capsys):
     assert main(["match", "mcts:iterations=100", "random", "--games", "2"]) == 0
     out = capsys.readouterr().out
-    assert "A search  depth" in out and "nodes/s" in out
+    assert "A search  depth" in out and "playouts/s" in out
 
 
 def test_search_figures_are_reported_per_side(monkeypatch, capsys):
@@ -308,9 +308,9 @@ def test_search_figures_are_reported_per_side(monkeypatch, capsys):
     result = run_match("mcts:iterations=400", "random", games=2, seed=4)
     a, b = result.side_stats("a"), result.side_stats("b")
     assert a.moves > 0 and b.moves == 0
-    assert a.mean_depth == 3.0 and a.nps == pytest.approx(50_000.0)  # 500 nodes per 10 ms
+    assert a.mean_depth == 3.0 and a.nps == pytest.approx(40_000.0)  # 400 playouts per 10 ms
     assert result.games[0].to_json()["stats"]["red"]["nodes"] == 500 * result.games[0].stats["red"].moves
     assert main(["match", "mcts:iterations=400", "random", "--games", "2"]) == 0
     out = capsys.readouterr().out
-    assert "A search  depth 3.0  50,000 nodes/s  10 ms/move" in out
+    assert "A search  depth 3.0  nps 40,000 (playouts/s)  10 ms/move  400 playouts/move" in out
     assert "B search" not in out

@@ -34,8 +34,12 @@ class MoveStats:
 
     @property
     def nps(self) -> float:
-        """Nodes per second of this decision (0 when no time was measured)."""
-        return self.nodes * 1000.0 / self.time_ms if self.time_ms > 0 else 0.0
+        """Playouts (iterations) per second of this decision, as the search counts its nps.
+
+        Not tree nodes over time: with tree reuse a search's node count includes nodes kept
+        from earlier moves, which would overstate the speed.
+        """
+        return self.iterations * 1000.0 / self.time_ms if self.time_ms > 0 else 0.0
 
 
 @runtime_checkable

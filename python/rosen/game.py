@@ -83,6 +83,7 @@ class SideStats:
     moves: int = 0
     depth_sum: float = 0.0
     nodes: int = 0
+    iterations: int = 0
     time_ms: float = 0.0
 
     def add(self, stats) -> None:
@@ -91,12 +92,14 @@ class SideStats:
         self.moves += 1
         self.depth_sum += stats.depth
         self.nodes += stats.nodes
+        self.iterations += stats.iterations
         self.time_ms += stats.time_ms
 
     def merge(self, other: "SideStats") -> None:
         self.moves += other.moves
         self.depth_sum += other.depth_sum
         self.nodes += other.nodes
+        self.iterations += other.iterations
         self.time_ms += other.time_ms
 
     @property
@@ -105,7 +108,8 @@ class SideStats:
 
     @property
     def nps(self) -> float:
-        return self.nodes * 1000.0 / self.time_ms if self.time_ms > 0 else 0.0
+        """Playouts per second over the game (the search's own definition of nps)."""
+        return self.iterations * 1000.0 / self.time_ms if self.time_ms > 0 else 0.0
 
 
 @dataclass

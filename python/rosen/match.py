@@ -118,8 +118,8 @@ class MatchResult:
         for side, name in (("a", "A"), ("b", "B")):
             s = self.side_stats(side)
             if s.moves:
-                lines.append(f"{name} search  depth {s.mean_depth:.1f}  {s.nps:,.0f} nodes/s  "
-                             f"{s.time_ms / s.moves:.0f} ms/move")
+                lines.append(f"{name} search  depth {s.mean_depth:.1f}  nps {s.nps:,.0f} (playouts/s)  "
+                             f"{s.time_ms / s.moves:.0f} ms/move  {s.iterations / s.moves:,.0f} playouts/move")
         if self.sprt:
             verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision"}[self.sprt_decision]
             lines.append(f"sprt     elo0={self.sprt.elo0:g} elo1={self.sprt.elo1:g} alpha={self.sprt.alpha:g} "
