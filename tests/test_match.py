@@ -314,3 +314,12 @@ def test_search_figures_are_reported_per_side(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "A search  depth 3.0  nps 40,000 (playouts/s)  10 ms/move  400 playouts/move" in out
     assert "B search" not in out
+
+
+def test_a_record_names_the_agent_seeds_so_a_game_can_be_played_again():
+    from rosen.agents import parse_agent_spec
+    record = run_match("greedy", "random", games=2, seed=8).games[1]  # A (greedy) is white
+    seeds = record.to_json()["agent_seeds"]
+    again = play_game(parse_agent_spec("random").build(seeds["b"]), parse_agent_spec("greedy").build(seeds["a"]),
+                      seed=record.seed)
+    assert again.moves == record.moves

@@ -154,13 +154,13 @@ def play_pair(a: AgentSpec, b: AgentSpec, *, seed: int, pair: int, players: int 
     deal = seed + pair
     records = []
     for game in (2 * pair, 2 * pair + 1):
-        agent_a = a.build(_mix(seed, game, 1) >> 1)
-        agent_b = b.build(_mix(seed, game, 2) >> 1)
+        seed_a, seed_b = _mix(seed, game, 1) >> 1, _mix(seed, game, 2) >> 1
         a_red = game % 2 == 0
-        red, white = (agent_a, agent_b) if a_red else (agent_b, agent_a)
+        red, white = (a.build(seed_a), b.build(seed_b)) if a_red else (b.build(seed_b), a.build(seed_a))
         rec = play_game(red, white, seed=deal, players=players, reshuffle=reshuffle,
                         red_name=str(a if a_red else b), white_name=str(b if a_red else a))
-        rec.extra = {"game": game, "pair": pair, "a_colour": "red" if a_red else "white"}
+        rec.extra = {"game": game, "pair": pair, "a_colour": "red" if a_red else "white",
+                     "agent_seeds": {"a": seed_a, "b": seed_b}}
         records.append(rec)
     return records[0], records[1]
 
