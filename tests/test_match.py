@@ -47,7 +47,19 @@ def test_pentanomial_interval_by_hand():
     est = pentanomial_estimate((0, 0, 5, 0, 5))
     assert est.score == pytest.approx(0.75)
     assert est.high - est.score == pytest.approx(0.154949, abs=1e-5)
-    assert pentanomial_estimate((0, 0, 0, 0, 3)).high == 1.0  # clipped
+    assert pentanomial_estimate((0, 0, 1, 0, 1)).high == 1.0  # 0.75 + 0.346, clipped
+
+
+def test_a_clean_sweep_gets_a_wilson_interval_not_a_point():
+    # 100 pairs all won: Wilson lower bound n / (n + z^2) = 100 / 103.8415 = 0.963006.
+    est = pentanomial_estimate((0, 0, 0, 0, 100))
+    assert est.score == 1.0 and est.high == 1.0
+    assert est.low == pytest.approx(100 / (100 + 1.959964 ** 2), abs=1e-6)
+    assert est.elo_low == pytest.approx(elo_from_score(0.963006), abs=0.1)
+    lost = trinomial_estimate(0, 0, 50)
+    assert lost.low == 0.0 and lost.high == pytest.approx(1 - 50 / (50 + 1.959964 ** 2), abs=1e-6)
+    even = pentanomial_estimate((0, 0, 40, 0, 0))  # every pair split: still not a point
+    assert even.low < 0.5 < even.high
 
 
 def test_pentanomial_counts():

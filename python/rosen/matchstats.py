@@ -79,20 +79,34 @@ class Estimate:
         return (self.elo_high - self.elo_low) / 2.0
 
 
+def _interval(mean: float, var: float, n: int) -> Estimate:
+    """Normal 95% interval of a mean of ``n`` units, clipped to [0, 1].
+
+    When every unit scored the same (variance 0: a clean sweep, say) the normal interval has
+    width zero, which claims a certainty 200 games cannot give; then the Wilson interval of a
+    0/1 outcome with the same mean is used, the widest a mean in [0, 1] can have.
+    """
+    if n == 0:
+        return Estimate(0.5, 0.0, 1.0)
+    if var > 0.0:
+        half = Z95 * math.sqrt(var / n)
+        return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half))
+    z2 = Z95 * Z95
+    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 / (1 + z2 / n) * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n))
+    return Estimate(mean, max(0.0, centre - half), min(1.0, centre + half))
+
+
 def trinomial_estimate(wins: int, draws: int, losses: int) -> Estimate:
-    """Score rate of independent games with a normal 95% interval, clipped to [0, 1]."""
+    """Score rate of independent games with a normal 95% interval (see :func:`_interval`)."""
     _check_counts("trinomial", (wins, draws, losses), 3)
-    mean, var, n = _mean_var((1.0, 0.5, 0.0), (wins, draws, losses))
-    half = Z95 * math.sqrt(var / n) if n else 0.5
-    return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half))
+    return _interval(*_mean_var((1.0, 0.5, 0.0), (wins, draws, losses)))
 
 
 def pentanomial_estimate(counts: Sequence[int]) -> Estimate:
     """Score rate from pair counts (LL, LD, DD+WL, WD, WW) with a pair-based 95% interval."""
     counts = _check_counts("pentanomial", counts, 5)
-    mean, var, n = _mean_var((0.0, 0.25, 0.5, 0.75, 1.0), counts)
-    half = Z95 * math.sqrt(var / n) if n else 0.5
-    return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half))
+    return _interval(*_mean_var((0.0, 0.25, 0.5, 0.75, 1.0), counts))
 
 
 def pentanomial_counts(pair_scores: Iterable[float]) -> Tuple[int, int, int, int, int]:
