@@ -335,3 +335,17 @@ def test_a_record_names_the_agent_seeds_so_a_game_can_be_played_again():
     again = play_game(parse_agent_spec("random").build(seeds["b"]), parse_agent_spec("greedy").build(seeds["a"]),
                       seed=record.seed)
     assert again.moves == record.moves
+
+
+def test_a_jsonl_file_summarises_to_the_same_match(tmp_path):
+    from rosen.match import jsonl_writer, summarise_jsonl
+    path = tmp_path / "m.jsonl"
+    with open(path, "w") as f:
+        played = run_match("greedy", "random", games=10, seed=2, on_game=jsonl_writer(f))
+    again = summarise_jsonl(str(path))
+    assert again.wdl() == played.wdl() and again.pentanomial == played.pentanomial
+    assert (again.a, again.b, again.seed) == ("greedy", "random", 2)
+    assert [g.moves for g in again.games] == [g.moves for g in played.games]
+    (tmp_path / "empty.jsonl").write_text("")
+    with pytest.raises(ValueError, match="no games"):
+        summarise_jsonl(str(tmp_path / "empty.jsonl"))

@@ -134,6 +134,18 @@ class GameRecord:
         d["stats"] = {colour: asdict(s) for colour, s in self.stats.items()}
         return d
 
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "GameRecord":
+        """The record of one parsed JSON line (the inverse of :meth:`to_json`)."""
+        own = {"seed", "players", "reshuffle", "red", "white", "winner", "scores", "moves", "stats", "plies"}
+        missing = sorted({"seed", "players", "reshuffle", "red", "white", "winner", "scores", "moves"} - set(d))
+        if missing:
+            raise ValueError(f"{missing[0]}: missing from the game record")
+        stats = {colour: SideStats(**s) for colour, s in d.get("stats", {}).items()}
+        return cls(seed=d["seed"], players=d["players"], reshuffle=d["reshuffle"], red=d["red"], white=d["white"],
+                   winner=d["winner"], scores=list(d["scores"]), moves=list(d["moves"]), stats=stats,
+                   extra={k: v for k, v in d.items() if k not in own})
+
 
 def colour_of_turn(turn: str) -> str:
     """'red' or 'white' for a turn label ('r', 'w', 'r1', 'w2', ...): a team plays both seats."""

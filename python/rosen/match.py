@@ -271,5 +271,18 @@ def read_jsonl(path: str) -> List[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+def summarise_jsonl(path: str) -> MatchResult:
+    """The match totals of a ``--jsonl`` file, e.g. to report it again with other statistics."""
+    games = [GameRecord.from_json(d) for d in read_jsonl(path)]
+    if not games:
+        raise ValueError(f"path: {path!r} holds no games")
+    first = games[0]
+    for i, g in enumerate(games):
+        if g.extra.get("game", i) != i:
+            raise ValueError(f"path: line {i + 1} is game {g.extra.get('game')}, expected game {i}")
+    return MatchResult(a=first.red, b=first.white, seed=first.seed, players=first.players,
+                       reshuffle=first.reshuffle, games=games)
+
+
 __all__: Sequence[str] = ("MatchResult", "a_points", "jsonl_writer", "play_pair", "progress_bar", "read_jsonl",
-                          "run_match")
+                          "run_match", "summarise_jsonl")
