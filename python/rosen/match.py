@@ -106,7 +106,7 @@ class MatchResult:
             f"A: {self.a}",
             f"B: {self.b}",
             f"games {len(self.games)} ({len(self.games) // 2} pairs), {self.players} players, "
-            f"{self.reshuffle} reshuffle, seed {self.seed}, {self.seconds:.1f} s",
+            f"{self.reshuffle} reshuffle, seed {self.seed}" + (f", {self.seconds:.1f} s" if self.seconds else ""),
             f"A  W/D/L {w}/{d}/{l}",
             f"score    {est.score:.1%}  95% [{est.low:.1%}, {est.high:.1%}]",
             f"elo      {_fmt_elo(est.elo)}  95% [{_fmt_elo(est.elo_low)}, {_fmt_elo(est.elo_high)}]",
