@@ -191,3 +191,22 @@ def test_mcts_spec_values_are_checked_by_the_search(monkeypatch):
     with pytest.raises(ValueError, match="iterations"):
         parse_agent_spec("mcts:iterations=-3")
     parse_agent_spec("mcts:temperature=2.5,hero_cost=10")
+
+
+@needs_search
+def test_mcts_agent_reuses_its_tree_between_moves():
+    from rosen.game import play_game
+
+    class Spy(MCTSAgent):
+        def __init__(self, **params):
+            super().__init__(**params)
+            self.reused = []
+
+        def choose(self, position):
+            move = super().choose(position)
+            self.reused.append(self.last_result.reused_visits)
+            return move
+
+    spy = Spy(iterations=300, seed=2)
+    play_game(spy, RandomAgent(seed=1), seed=3)
+    assert spy.reused[0] == 0 and sum(1 for r in spy.reused if r > 0) > len(spy.reused) // 2
