@@ -15,8 +15,8 @@ from typing import Any, Dict, Optional, Protocol, runtime_checkable
 
 from . import _core
 
-#: Keyword arguments of ``rosen.SearchParams`` an ``mcts:`` spec may set (the heuristic's
-#: knobs temperature .. eval_scale included).
+#: Keyword arguments of ``rosen.SearchParams`` an ``mcts:`` spec may set, as far as this module
+#: knows them; when the search is built, :func:`search_options` asks ``SearchParams`` itself.
 SEARCH_OPTIONS = ("iterations", "time_ms", "exploration", "rollout", "rollout_cutoff", "reward",
                   "margin_weight", "threads", "seed", "max_nodes", "temperature", "hero_cost", "draw_value",
                   "eval_scale")
@@ -145,9 +145,10 @@ class MCTSAgent:
     name = "mcts"
 
     def __init__(self, **params: Any) -> None:
-        unknown = sorted(set(params) - set(SEARCH_OPTIONS))
+        options = search_options()
+        unknown = sorted(set(params) - set(options))
         if unknown:
-            raise ValueError(f"{unknown[0]}: not a search option; expected one of {', '.join(SEARCH_OPTIONS)}")
+            raise ValueError(f"{unknown[0]}: not a search option; expected one of {', '.join(options)}")
         searcher_cls = _searcher_class()
         if searcher_cls is None:
             raise ValueError("mcts: this build of rosen has no search (rosen.Searcher is missing)")
@@ -191,6 +192,17 @@ def _search_params_class():
     return getattr(rosen, "SearchParams", None)
 
 
+def search_options() -> tuple:
+    """The option names an ``mcts:`` spec accepts: ``SearchParams``' fields when it exists."""
+    params_cls = _search_params_class()
+    if params_cls is not None:
+        try:
+            return tuple(params_cls().as_dict())
+        except (AttributeError, TypeError):  # a SearchParams without as_dict(): fall back
+            pass
+    return SEARCH_OPTIONS
+
+
 def search_available() -> bool:
     """True when this build has the MCTS search (``rosen.Searcher``)."""
     return _searcher_class() is not None
@@ -226,7 +238,7 @@ class AgentSpec:
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise ValueError(f"agent: unknown kind {self.kind!r}; expected one of {', '.join(_KINDS)}")
-        allowed = SEARCH_OPTIONS if self.kind == "mcts" else ("seed",)
+        allowed = search_options() if self.kind == "mcts" else ("seed",)
         for key in self.options:
             if key not in allowed:
                 raise ValueError(f"agent {self.kind}: unknown option {key!r}; expected one of {', '.join(allowed)}")
