@@ -186,3 +186,15 @@ def test_memory_per_node_is_24_bytes():
     from rosen.search import NODE_BYTES
 
     assert NODE_BYTES == 24
+
+
+def test_search_stub_names_exactly_what_bind_search_adds():
+    import pathlib
+    import re
+
+    from rosen import _core
+
+    stub = pathlib.Path(rosen.__file__).with_name("_core_search.pyi").read_text()
+    names = set(re.findall(r"^(?:def |class )?(\w+)\b", stub, flags=re.M)) - {"from", "import"}
+    added = {n for n in dir(_core) if "search" in n.lower()}
+    assert names == added

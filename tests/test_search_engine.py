@@ -98,3 +98,11 @@ def test_long_search_stays_within_the_node_limit():
         r = s.search(pos)
         assert r.nodes <= 3000
         pos = pos.play(r.best_move)
+
+
+def test_a_search_stopped_at_once_still_reports_every_root_move():
+    pos = rosen.Position.new(seed=1)
+    s = rosen.Searcher(iterations=1, threads=3, seed=1)  # two of the trees never iterate
+    r = s.search(pos)
+    assert r.iterations == 1 and len(r.moves) == len(pos.legal_moves())
+    assert pos.is_legal(r.best_move)

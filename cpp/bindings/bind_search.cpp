@@ -5,8 +5,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <string>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -26,56 +26,61 @@ namespace {
     throw py::error_already_set();
 }
 
-SearchParams make_params(uint64_t iterations, uint64_t time_ms, double exploration, const std::string& rollout,
-                         int rollout_cutoff, const std::string& reward, double margin_weight, int threads,
-                         uint64_t seed, uint64_t max_nodes, double temperature, double hero_cost, double draw_value,
-                         double eval_scale) {
+template <typename T>
+void take(const py::kwargs& kw, const char* name, T& out, size_t& used) {
+    if (!kw.contains(name)) return;
+    try {
+        out = kw[name].cast<T>();
+    } catch (const py::cast_error&) {
+        throw py::type_error(std::string(name) + ": wrong type");
+    }
+    ++used;
+}
+
+// Search parameters from keyword arguments named as the fields of SearchParams; a missing one
+// keeps its default, an unknown one is a TypeError, a bad value a ValueError naming the field.
+SearchParams params_from(const py::kwargs& kw) {
     SearchParams p;
-    p.iterations = iterations;
-    p.time_ms = time_ms;
-    p.exploration = exploration;
+    size_t used = 0;
+    std::string rollout = "heuristic", reward = "win";
+    take(kw, "iterations", p.iterations, used);
+    take(kw, "time_ms", p.time_ms, used);
+    take(kw, "exploration", p.exploration, used);
+    take(kw, "rollout", rollout, used);
+    take(kw, "rollout_cutoff", p.rollout_cutoff, used);
+    take(kw, "reward", reward, used);
+    take(kw, "margin_weight", p.margin_weight, used);
+    take(kw, "threads", p.threads, used);
+    take(kw, "seed", p.seed, used);
+    take(kw, "max_nodes", p.max_nodes, used);
+    take(kw, "prior_weight", p.prior_weight, used);
+    take(kw, "temperature", p.temperature, used);
+    take(kw, "hero_cost", p.hero_cost, used);
+    take(kw, "draw_value", p.draw_value, used);
+    take(kw, "block_weight", p.block_weight, used);
+    take(kw, "eval_scale", p.eval_scale, used);
+    if (used != kw.size()) throw py::type_error("search parameters: unknown keyword among " + std::string(py::str(kw)));
     if (rollout == "random")
         p.rollout = RolloutPolicy::Random;
     else if (rollout == "heuristic")
         p.rollout = RolloutPolicy::Heuristic;
     else
         raise_field("rollout", "rollout: expected 'random' or 'heuristic', got '" + rollout.substr(0, 20) + "'");
-    p.rollout_cutoff = rollout_cutoff;
     if (reward == "win")
         p.reward = RewardKind::Win;
     else if (reward == "margin")
         p.reward = RewardKind::Margin;
     else
         raise_field("reward", "reward: expected 'win' or 'margin', got '" + reward.substr(0, 20) + "'");
-    p.margin_weight = margin_weight;
-    p.threads = threads;
-    p.seed = seed;
-    p.max_nodes = max_nodes;
-    p.temperature = temperature;
-    p.hero_cost = hero_cost;
-    p.draw_value = draw_value;
-    p.eval_scale = eval_scale;
     if (const auto error = validate(p)) raise_field(error->field, error->message);
     return p;
 }
 
-// Every field by name, keyword-only, as rosen.SearchParams passes them.
-#define ROSEN_PARAM_ARGS                                                                                       \
-    py::kw_only(), py::arg("iterations"), py::arg("time_ms"), py::arg("exploration"), py::arg("rollout"),     \
-        py::arg("rollout_cutoff"), py::arg("reward"), py::arg("margin_weight"), py::arg("threads"),          \
-        py::arg("seed"), py::arg("max_nodes"), py::arg("temperature"), py::arg("hero_cost"),                 \
-        py::arg("draw_value"), py::arg("eval_scale")
-
 }  // namespace
 
 void bind_search(py::module_& m) {
-    m.def("_check_search_params", [](uint64_t iterations, uint64_t time_ms, double exploration, const std::string& rollout,
-                                     int rollout_cutoff, const std::string& reward, double margin_weight, int threads,
-                                     uint64_t seed, uint64_t max_nodes, double temperature, double hero_cost,
-                                     double draw_value, double eval_scale) {
-        make_params(iterations, time_ms, exploration, rollout, rollout_cutoff, reward, margin_weight, threads, seed,
-                    max_nodes, temperature, hero_cost, draw_value, eval_scale);
-    }, ROSEN_PARAM_ARGS, "Raises ValueError (with .field) if the search parameters are not usable.");
+    m.def("_check_search_params", [](const py::kwargs& kw) { params_from(kw); },
+          "Raises ValueError (with .field) or TypeError if the search parameters are not usable.");
 
     m.attr("_search_node_bytes") = Searcher::node_bytes();
 
@@ -102,15 +107,8 @@ void bind_search(py::module_& m) {
         .def_readonly("score", &SearchResult::score);
 
     py::class_<Searcher>(m, "_Searcher", "The C++ searcher; use rosen.Searcher.")
-        .def(py::init([](uint64_t iterations, uint64_t time_ms, double exploration, const std::string& rollout,
-                         int rollout_cutoff, const std::string& reward, double margin_weight, int threads, uint64_t seed,
-                         uint64_t max_nodes, double temperature, double hero_cost, double draw_value, double eval_scale) {
-                 return std::make_unique<Searcher>(make_params(iterations, time_ms, exploration, rollout,
-                                                               rollout_cutoff, reward, margin_weight, threads, seed,
-                                                               max_nodes, temperature, hero_cost, draw_value,
-                                                               eval_scale));
-             }),
-             ROSEN_PARAM_ARGS)
+        .def(py::init([](const py::kwargs& kw) { return std::make_unique<Searcher>(params_from(kw)); }),
+             "Keyword arguments as the fields of rosen.SearchParams.")
         .def("search", &Searcher::search, py::arg("position"), py::call_guard<py::gil_scoped_release>(),
              "Search the position with the budget; the GIL is released meanwhile.")
         .def("stop", &Searcher::stop, "End the running search soon; callable from any thread.")

@@ -63,7 +63,10 @@ void move_values(const Position& pos, const MoveList& moves, const SearchParams&
         const Move m = moves[i];
         float v = 0.0f;
         if (is_play(m)) {
-            v = float(join_gain(own, crown_target(pos.crown, move_card(m))));
+            const int t = crown_target(pos.crown, move_card(m));
+            v = float(join_gain(own, t));
+            // Taking a square the opponent needs to join their territories denies them the join.
+            if (p.block_weight != 0.0) v += float(p.block_weight) * float(join_gain(theirs, t) - 1);
         } else if (is_hero(m)) {
             const int t = crown_target(pos.crown, move_card(m));
             // A hero both grows our territory and cuts theirs; it is worth spending only when the

@@ -41,6 +41,7 @@ SearchResult Searcher::search(const Position& position) {
     uint64_t reused = 0;
     for (auto& tree : trees_) {
         if (!rooted_ || !tree->reroot(root)) tree->reset(root);
+        tree->prepare_root(params_);
         reused += tree->root().visits;
     }
     rooted_ = true;

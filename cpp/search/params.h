@@ -21,6 +21,7 @@ struct SearchParams {
     uint64_t iterations = 1000;   // total playouts over all threads; 0 = no limit (time_ms must be set)
     uint64_t time_ms = 0;         // wall-clock budget; 0 = no limit (iterations must be set)
     double exploration = 0.5;     // UCT constant c in q + c * sqrt(ln N / n), rewards in [0, 1]
+    double prior_weight = 0.0;    // progressive bias: + prior_weight * prior / (n + 1) in selection
     RolloutPolicy rollout = RolloutPolicy::Heuristic;
     int rollout_cutoff = 0;       // plies after which a rollout stops and is evaluated; 0 = play to the end
     RewardKind reward = RewardKind::Win;
@@ -34,6 +35,7 @@ struct SearchParams {
     double temperature = 4.0;     // softmax temperature over move values; lower is greedier
     double hero_cost = 12.0;      // what spending a hero is worth when nothing else changes
     double draw_value = 2.0;      // value of drawing (a fuller hand) against a play
+    double block_weight = 0.0;    // share of what the opponent would gain on a square, for taking it
     double eval_scale = 20.0;     // margin (points) that makes a cut-off position about a 73% win
 };
 

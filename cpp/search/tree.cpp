@@ -44,6 +44,14 @@ void Tree::reset(const Position& root) {
     nodes_.emplace_back();
 }
 
+void Tree::prepare_root(const SearchParams& p) {
+    if (nodes_[0].first_child != kNoChild) return;
+    if (!expand_moves(0, root_pos_, p)) {
+        reset(root_pos_);
+        expand_moves(0, root_pos_, p);
+    }
+}
+
 uint32_t Tree::most_visited_child(uint32_t n) const {
     const Node& parent = nodes_[n];
     if (parent.first_child == kNoChild) return kNoChild;
@@ -59,7 +67,9 @@ bool Tree::expand_moves(uint32_t n, const Position& pos, const SearchParams& p) 
     const MoveList moves = legal_moves(pos);
     if (nodes_.size() + uint64_t(moves.size) > capacity_) return false;  // full: keep rolling out
     float priors[12];
-    if (p.rollout == RolloutPolicy::Heuristic) {
+    // The heuristic's priors order the first visits and feed the progressive bias; plain UCT
+    // (random rollouts, no bias) treats all moves alike.
+    if (p.rollout == RolloutPolicy::Heuristic || p.prior_weight > 0) {
         move_priors(pos, moves, p, priors);
     } else {
         for (int i = 0; i < moves.size; ++i) priors[i] = 1.0f / float(moves.size);
@@ -90,7 +100,7 @@ bool Tree::expand_cards(uint32_t n, CardMask cards) {
     return true;
 }
 
-uint32_t Tree::select_child(uint32_t n, int mover_colour, float exploration) const {
+uint32_t Tree::select_child(uint32_t n, int mover_colour, float exploration, float prior_weight) const {
     const Node& parent = nodes_[n];
     const uint32_t first = parent.first_child, last = first + parent.num_children;
     // Every child is tried once before UCT compares them; the policy's favourite first, so that
@@ -108,7 +118,9 @@ uint32_t Tree::select_child(uint32_t n, int mover_colour, float exploration) con
     for (uint32_t c = first; c < last; ++c) {
         const Node& child = nodes_[c];
         const float q = mover_colour == kRed ? child.value : 1.0f - child.value;
-        const float ucb = q + exploration * std::sqrt(log_n / float(child.visits));
+        // UCT plus a progressive bias towards the policy's favourites that fades with visits.
+        const float ucb = q + exploration * std::sqrt(log_n / float(child.visits)) +
+                          prior_weight * child.prior / float(child.visits + 1);
         if (ucb > best_score) {
             best = c;
             best_score = ucb;
@@ -125,6 +137,7 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
     path[len++] = 0;
     int depth = 0;
     const float exploration = float(p.exploration);
+    const float prior_weight = float(p.prior_weight);
     while (len < kMaxPath - 1) {
         if (nodes_[n].chance) {
             // Sample the card: the pile's order is hidden, so every drawable card is equally likely.
@@ -142,7 +155,7 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
         // holds only nodes that were worth a second look. The root is always expanded.
         if (nodes_[n].first_child == kNoChild && ((nodes_[n].visits == 0 && n != 0) || !expand_moves(n, pos, p)))
             break;
-        n = select_child(n, colour_of(pos.to_move), exploration);
+        n = select_child(n, colour_of(pos.to_move), exploration, prior_weight);
         path[len++] = n;
         const Move m = nodes_[n].move;
         if (m != kDraw) {  // a draw edge changes the position at its chance node, above

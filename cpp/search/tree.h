@@ -53,6 +53,10 @@ public:
     // as the new tree and return true; otherwise leave the tree unchanged and return false.
     bool reroot(const Position& target);
 
+    // Gives the root its children if it has none yet, so that every tree reports every root
+    // move even after zero iterations; starts afresh if a kept subtree left no room for them.
+    void prepare_root(const SearchParams& p);
+
     // One iteration: select down the tree (sampling cards at chance nodes), expand, roll out,
     // back up. Allocates nothing: the arena was reserved at construction.
     void iterate(const SearchParams& p, Rng& rng, TreeStats& stats);
@@ -68,7 +72,7 @@ public:
 private:
     bool expand_moves(uint32_t n, const Position& pos, const SearchParams& p);
     bool expand_cards(uint32_t n, CardMask cards);
-    uint32_t select_child(uint32_t n, int mover_colour, float exploration) const;
+    uint32_t select_child(uint32_t n, int mover_colour, float exploration, float prior_weight) const;
     uint32_t find(uint32_t n, const Position& pos, const Position& target, int depth_left) const;
     void keep_subtree(uint32_t new_root);
 

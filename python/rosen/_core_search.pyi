@@ -1,13 +1,14 @@
 # Stubs for what bind_search.cpp adds to rosen._core (to be folded into _core.pyi).
-from typing import List, Tuple
+from typing import List, Tuple, Union
 
 from ._core import Position
 
 _search_node_bytes: int
 
-def _check_search_params(*, iterations: int, time_ms: int, exploration: float, rollout: str, rollout_cutoff: int,
-                         reward: str, margin_weight: float, threads: int, seed: int, max_nodes: int,
-                         temperature: float, hero_cost: float, draw_value: float, eval_scale: float) -> None: ...
+# Keyword arguments named as the fields of rosen.SearchParams (iterations, time_ms, exploration,
+# rollout, rollout_cutoff, reward, margin_weight, threads, seed, max_nodes, prior_weight,
+# temperature, hero_cost, draw_value, block_weight, eval_scale); a missing one keeps its default.
+def _check_search_params(**params: Union[int, float, str]) -> None: ...
 
 class _SearchResult:
     @property
@@ -36,9 +37,7 @@ class _SearchResult:
     def score(self) -> float: ...
 
 class _Searcher:
-    def __init__(self, *, iterations: int, time_ms: int, exploration: float, rollout: str, rollout_cutoff: int,
-                 reward: str, margin_weight: float, threads: int, seed: int, max_nodes: int, temperature: float,
-                 hero_cost: float, draw_value: float, eval_scale: float) -> None: ...
+    def __init__(self, **params: Union[int, float, str]) -> None: ...
     def search(self, position: Position) -> _SearchResult: ...
     def stop(self) -> None: ...
     def reset(self) -> None: ...

@@ -21,9 +21,11 @@ from ._core import Move, Position
 NODE_BYTES: int = _core._search_node_bytes
 
 _FIELDS = ("iterations", "time_ms", "exploration", "rollout", "rollout_cutoff", "reward", "margin_weight", "threads",
-           "seed", "max_nodes", "temperature", "hero_cost", "draw_value", "eval_scale")
+           "seed", "max_nodes", "prior_weight", "temperature", "hero_cost", "draw_value", "block_weight",
+           "eval_scale")
 _INT_FIELDS = ("iterations", "time_ms", "rollout_cutoff", "threads", "seed", "max_nodes")
-_FLOAT_FIELDS = ("exploration", "margin_weight", "temperature", "hero_cost", "draw_value", "eval_scale")
+_FLOAT_FIELDS = ("exploration", "margin_weight", "prior_weight", "temperature", "hero_cost", "draw_value", "block_weight",
+                 "eval_scale")
 _STR_FIELDS = ("rollout", "reward")
 
 
@@ -40,7 +42,10 @@ class SearchParams:
     threads: root parallelism, one tree per thread, statistics merged at the root.
     seed: with threads=1 and an iteration budget, equal seeds give equal results.
     max_nodes: size of the node arena over all threads; expansion stops when it is full.
-    temperature, hero_cost, draw_value, eval_scale: the heuristic's knowledge (docs/search.md).
+    prior_weight: progressive bias, + prior_weight * prior / (visits + 1) in selection; the
+        priors are the heuristic policy's (with rollout="random" too when this is > 0).
+    temperature, hero_cost, draw_value, block_weight, eval_scale: the heuristic's knowledge
+        (docs/search.md).
 
     Raises TypeError or ValueError; the error's message starts with the field's name and
     ValueErrors carry it as ``.field``.
@@ -51,12 +56,12 @@ class SearchParams:
     def __init__(self, *, iterations: int = 1000, time_ms: int = 0, exploration: float = 0.5,
                  rollout: str = "heuristic", rollout_cutoff: int = 0, reward: str = "win",
                  margin_weight: float = 0.0, threads: int = 1, seed: int = 0, max_nodes: int = 1_000_000,
-                 temperature: float = 4.0, hero_cost: float = 12.0, draw_value: float = 2.0,
-                 eval_scale: float = 20.0) -> None:
+                 prior_weight: float = 0.0, temperature: float = 4.0, hero_cost: float = 12.0,
+                 draw_value: float = 2.0, block_weight: float = 0.0, eval_scale: float = 20.0) -> None:
         values = dict(iterations=iterations, time_ms=time_ms, exploration=exploration, rollout=rollout,
                       rollout_cutoff=rollout_cutoff, reward=reward, margin_weight=margin_weight, threads=threads,
-                      seed=seed, max_nodes=max_nodes, temperature=temperature, hero_cost=hero_cost,
-                      draw_value=draw_value, eval_scale=eval_scale)
+                      seed=seed, max_nodes=max_nodes, prior_weight=prior_weight, temperature=temperature,
+                      hero_cost=hero_cost, draw_value=draw_value, block_weight=block_weight, eval_scale=eval_scale)
         for name in _INT_FIELDS:
             v = values[name]
             if not isinstance(v, int) or isinstance(v, bool):
