@@ -69,8 +69,11 @@ def test_pentanomial_counts():
 
 
 def test_sprt_llr_by_hand():
-    # s0 = 0.5, s1 = 1/(1 + 10**-0.025) = 0.514387; LLR = 10 * 0.014387 * (1.5 - 1.014387) / 0.125.
-    assert SPRT(0, 10).llr((0, 0, 5, 0, 5)) == pytest.approx(0.55892, abs=1e-4)
+    # Counts (0, 0, 5, 0, 5) plus one pseudo-pair per cell: (1, 1, 6, 1, 6), N = 15,
+    # mean = (0.25 + 3 + 0.75 + 6) / 15 = 2/3, E[x^2] = (0.0625 + 1.5 + 0.5625 + 6) / 15 = 0.541667,
+    # var = 0.097222. s0 = 0.5, s1 = 1/(1 + 10**-0.025) = 0.514387;
+    # LLR = 15 * 0.014387 * (4/3 - 1.014387) / (2 * 0.097222) = 0.35399.
+    assert SPRT(0, 10).llr((0, 0, 5, 0, 5)) == pytest.approx(0.35399, abs=1e-4)
     sprt = SPRT(0, 10)
     assert sprt.lower == pytest.approx(math.log(0.05 / 0.95))
     assert sprt.upper == pytest.approx(math.log(0.95 / 0.05))
@@ -84,8 +87,10 @@ def test_sprt_decisions_on_synthetic_data():
     assert sprt.decide((20, 60, 200, 140, 80)) == "H1"
     # Exactly even over 1000 pairs: H0 (elo 0) is accepted.
     assert sprt.decide((100, 200, 400, 200, 100)) == "H0"
-    # A clean sweep needs several pairs, not one.
+    # A clean sweep needs several pairs, not one or two (not even against a big elo1).
     assert sprt.decide((0, 0, 0, 0, 1)) is None
+    assert SPRT(0, 50).decide((0, 0, 0, 0, 2)) is None
+    assert SPRT(0, 50).decide((0, 0, 0, 0, 5)) is None
     assert sprt.decide((0, 0, 0, 0, 40)) == "H1"
     assert sprt.decide((40, 0, 0, 0, 0)) == "H0"
 

@@ -8,7 +8,8 @@ the deal. Elo is the logistic scale: ``elo = -400 log10(1/score - 1)``.
 
 The SPRT is a GSPRT on the pentanomial (the normal approximation of the generalised likelihood
 ratio used by Fishtest): ``LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)`` with ``s`` and ``var`` the
-mean and variance of the per-pair score (per game), ``s0``/``s1`` the scores of ``elo0``/``elo1``.
+mean and variance of the per-pair score (per game), ``s0``/``s1`` the scores of ``elo0``/``elo1``,
+and one pseudo-pair added to each of the five counts so that a few pairs cannot decide it.
 """
 from __future__ import annotations
 
@@ -133,6 +134,8 @@ class SPRT:
     alpha: float = 0.05
     beta: float = 0.05
 
+    PRIOR = 1.0  #: pseudo-pairs added to each pentanomial cell before estimating mean and variance
+
     def __post_init__(self) -> None:
         if not self.elo0 < self.elo1:
             raise ValueError(f"sprt: expected elo0 < elo1, got {self.elo0}, {self.elo1}")
@@ -152,15 +155,16 @@ class SPRT:
     def llr(self, counts: Sequence[int]) -> float:
         """The log-likelihood ratio of the pentanomial counts (0 while it cannot be estimated)."""
         counts = _check_counts("pentanomial", counts, 5)
-        mean, var, n = _mean_var((0.0, 0.25, 0.5, 0.75, 1.0), counts)
-        if n == 0:
+        if sum(counts) == 0:
             return 0.0
-        if var == 0.0:
-            # Every pair scored the same, so there is no variance estimate and the ratio would be
-            # infinite after one pair. Borrow the variance the sample would have with one more
-            # pair a quarter point nearer the middle: a clean sweep still needs a handful of pairs.
-            step = 0.25 if mean <= 0.5 else -0.25
-            var = n * step ** 2 / (n + 1) ** 2
+        # One pseudo-pair in every cell (Laplace smoothing): the sample variance of a few pairs
+        # (zero after a short clean sweep) would otherwise let two or three pairs decide the
+        # test. With hundreds of pairs the prior no longer matters.
+        prior = [c + self.PRIOR for c in counts]
+        values = (0.0, 0.25, 0.5, 0.75, 1.0)
+        n = sum(prior)
+        mean = sum(v * c for v, c in zip(values, prior)) / n
+        var = sum(c * (v - mean) ** 2 for v, c in zip(values, prior)) / n
         s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 
