@@ -10,7 +10,7 @@ games=${2:-200}
 threads=${3:-1}
 shift $(( $# < 3 ? $# : 3 ))
 names=${*:-"m1000_vs_random m1000_vs_greedy m100_vs_m1000 m1000_vs_m1000 m10000_vs_m1000 m10000_vs_uct10000"}
-seed=1000
+seed=${SEED:-1000}  # first deal seed; SEED=1100 for a second, independent batch
 mkdir -p "$out"
 run() {  # name A B [extra options]
     name=$1; shift
