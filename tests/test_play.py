@@ -118,8 +118,8 @@ def test_hint_shows_the_analysis_and_the_default_engine_searches(monkeypatch, ca
     code, out = run_play(monkeypatch, capsys, ["--iterations", "400", "--seed", "3"], "hint\nquit\n")
     assert code == 0
     assert "against MCTSAgent(iterations=400, seed=3)" in out.out
-    assert "engine analysis: 400 iterations, depth 3, win rate 62.5% for the side to move" in out.out
-    assert re.search(r"\n  \S+ +visits +300  win rate  62\.5%\n", out.out)
+    assert "engine analysis: 400 iterations, depth 3.0, win rate 62.5% for the side to move" in out.out
+    assert re.search(r"\n  \S+ +visits +300  win rate  62\.5%  expected margin   \+0\.0\n", out.out)
     assert "  pv: " in out.out
     code, out = run_play(monkeypatch, capsys, ["--seconds", "0.5", "--colour", "white"], "quit\n")
     assert "MCTSAgent(iterations=0, time_ms=500, seed=0)" in out.out

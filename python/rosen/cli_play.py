@@ -69,10 +69,11 @@ def describe_analysis(position: _core.Position, params: dict, *, top: int = 5) -
         return "hint: this build of rosen has no search"
     result = rosen.search(position.hide_pile_order(), **params)
     moves = sorted(result.moves, key=lambda info: info.visits, reverse=True)[:top]
-    lines = [f"engine analysis: {result.iterations} iterations, depth {result.depth}, "
+    lines = [f"engine analysis: {result.iterations} iterations, depth {result.depth:.1f}, "
              f"win rate {result.winrate:.1%} for the side to move"]
     for info in moves:
-        lines.append(f"  {str(info.move):<7} visits {info.visits:>7}  win rate {info.winrate:6.1%}")
+        lines.append(f"  {str(info.move):<7} visits {info.visits:>7}  win rate {info.winrate:6.1%}  "
+                     f"expected margin {info.score:+6.1f}")
     lines.append("  pv: " + " ".join(str(m) for m in result.pv))
     return "\n".join(lines)
 
