@@ -193,8 +193,11 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
         raise ValueError(f"players: expected 2 or 4, got {players}")
     if reshuffle not in ("eager", "lazy"):
         raise ValueError(f"reshuffle: expected 'eager' or 'lazy', got {reshuffle!r}")
-    if spec_a.kind == "mcts" or spec_b.kind == "mcts":
-        spec_a.build(0) if spec_a.kind == "mcts" else spec_b.build(0)  # fail now, not in a worker
+    for name, spec in (("a", spec_a), ("b", spec_b)):
+        try:
+            spec.build(0)  # fail now (no search in this build, say), not inside a worker
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
 
     result = MatchResult(a=str(spec_a), b=str(spec_b), seed=seed, players=players, reshuffle=reshuffle, sprt=sprt)
     start = time.perf_counter()
