@@ -354,3 +354,15 @@ def test_a_jsonl_file_summarises_to_the_same_match(tmp_path):
     (tmp_path / "empty.jsonl").write_text("")
     with pytest.raises(ValueError, match="no games"):
         summarise_jsonl(str(tmp_path / "empty.jsonl"))
+
+
+def test_ctrl_c_keeps_the_pairs_played_so_far():
+    def interrupt_after_two_pairs(result):
+        if len(result.games) == 4:
+            raise KeyboardInterrupt
+
+    result = run_match("greedy", "random", games=20, progress=interrupt_after_two_pairs, stop_on_interrupt=True)
+    assert result.interrupted and len(result.games) == 4
+    assert "interrupted" in result.summary()
+    with pytest.raises(KeyboardInterrupt):
+        run_match("greedy", "random", games=20, progress=interrupt_after_two_pairs)

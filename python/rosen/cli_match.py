@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             result = run_match(specs[0], specs[1], games=args.games, seed=args.seed, players=args.players,
                                reshuffle=args.reshuffle, threads=args.threads, sprt=sprt, on_game=on_game,
-                               progress=progress_bar(args.games) if show else None)
+                               progress=progress_bar(args.games) if show else None, stop_on_interrupt=True)
         finally:
             if show:
                 sys.stderr.write("\n")

@@ -115,7 +115,8 @@ def play_session(args: argparse.Namespace, *, input_fn: Callable[[str], str] = i
         if colour == human:
             try:
                 line = input_fn(f"your move ({position.turn})> ").strip()
-            except EOFError:
+            except (EOFError, KeyboardInterrupt):  # end of input or Ctrl-C: leave politely
+                say()
                 line = "quit"
             command = line.lower()
             if command in ("quit", "exit", "q"):

@@ -53,6 +53,7 @@ class MatchResult:
     sprt: Optional[SPRT] = None
     sprt_decision: Optional[str] = None
     seconds: float = 0.0
+    interrupted: bool = False
 
     def _a_colour(self, index: int) -> str:
         return "red" if index % 2 == 0 else "white"
@@ -106,7 +107,8 @@ class MatchResult:
             f"A: {self.a}",
             f"B: {self.b}",
             f"games {len(self.games)} ({len(self.games) // 2} pairs), {self.players} players, "
-            f"{self.reshuffle} reshuffle, seed {self.seed}" + (f", {self.seconds:.1f} s" if self.seconds else ""),
+            f"{self.reshuffle} reshuffle, seed {self.seed}" + (f", {self.seconds:.1f} s" if self.seconds else "")
+            + (" -- interrupted" if self.interrupted else ""),
             f"A  W/D/L {w}/{d}/{l}",
             f"score    {est.score:.1%}  95% [{est.low:.1%}, {est.high:.1%}]",
             f"elo      {_fmt_elo(est.elo)}  95% [{_fmt_elo(est.elo_low)}, {_fmt_elo(est.elo_high)}]",
@@ -176,12 +178,14 @@ def _check_int(name: str, value, low: int) -> int:
 def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, players: int = 2,
               reshuffle: str = "eager", threads: int = 1, sprt: Optional[SPRT] = None,
               on_game: Optional[Callable[[GameRecord], None]] = None,
-              progress: Optional[Callable[[MatchResult], None]] = None) -> MatchResult:
+              progress: Optional[Callable[[MatchResult], None]] = None,
+              stop_on_interrupt: bool = False) -> MatchResult:
     """Play up to ``games`` games (an even number: ``games // 2`` pairs) of A against B.
 
     ``on_game`` sees each record in game order (the ``--jsonl`` writer); ``progress`` sees the
     result so far after each pair. With ``sprt`` the match stops at the first pair where the
-    test decides.
+    test decides. With ``stop_on_interrupt`` a Ctrl-C ends the match early instead of raising,
+    and the result (marked ``interrupted``) holds the pairs completed until then.
     """
     spec_a, spec_b = _spec(a, "a"), _spec(b, "b")
     _check_int("games", games, 2)
@@ -201,18 +205,26 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
 
     result = MatchResult(a=str(spec_a), b=str(spec_b), seed=seed, players=players, reshuffle=reshuffle, sprt=sprt)
     start = time.perf_counter()
-    for first, second in _pairs_in_order(spec_a, spec_b, games // 2, seed, players, reshuffle, threads):
-        result.games += [first, second]
-        if on_game:
-            on_game(first)
-            on_game(second)
-        result.seconds = time.perf_counter() - start
-        if sprt:
-            result.sprt_decision = sprt.decide(result.pentanomial)
-        if progress:
-            progress(result)
-        if result.sprt_decision:
-            break
+    pairs = _pairs_in_order(spec_a, spec_b, games // 2, seed, players, reshuffle, threads)
+    try:
+        for first, second in pairs:
+            result.games += [first, second]
+            if on_game:
+                on_game(first)
+                on_game(second)
+            result.seconds = time.perf_counter() - start
+            if sprt:
+                result.sprt_decision = sprt.decide(result.pentanomial)
+            if progress:
+                progress(result)
+            if result.sprt_decision:
+                break
+    except KeyboardInterrupt:
+        if not stop_on_interrupt:
+            raise
+        result.interrupted = True  # Ctrl-C: keep the complete pairs played so far
+    finally:
+        pairs.close()
     result.seconds = time.perf_counter() - start
     return result
 
