@@ -123,3 +123,14 @@ def test_hint_shows_the_analysis_and_the_default_engine_searches(monkeypatch, ca
     assert "  pv: " in out.out
     code, out = run_play(monkeypatch, capsys, ["--seconds", "0.5", "--colour", "white"], "quit\n")
     assert "MCTSAgent(iterations=0, time_ms=500, seed=0)" in out.out
+
+
+def test_ctrl_c_at_the_prompt_quits():
+    def interrupted(prompt):
+        raise KeyboardInterrupt
+
+    out = io.StringIO()
+    args = argparse.Namespace(colour="red", iterations=None, seconds=None, seed=0, players=2, reshuffle="eager",
+                              engine="greedy")
+    assert play_session(args, input_fn=interrupted, out=out) == 0
+    assert out.getvalue().endswith("You quit the game.\n")
