@@ -90,13 +90,16 @@ def test_result_fields_are_consistent(start):
 
 def test_pv_is_a_legal_line_that_stops_at_the_first_draw(start):
     r = rosen.search(start, iterations=3000, seed=4)
-    pos = start.hide_pile_order()
-    for i, move in enumerate(r.pv):
-        assert pos.is_legal(move)
-        if move.kind == "draw":
-            assert i == len(r.pv) - 1  # the card is unknown, so the line ends here
-            break
-        pos = pos.play(move)
+    assert r.move_pvs[0] == r.pv and len(r.pv) > 1
+    assert [line[0] for line in r.move_pvs] == [m.move for m in r.moves]
+    for line in r.move_pvs:
+        pos = start.hide_pile_order()
+        for i, move in enumerate(line):
+            assert pos.is_legal(move)
+            if move.kind == "draw":
+                assert i == len(line) - 1  # the card is unknown, so the line ends here
+                break
+            pos = pos.play(move)
 
 
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])

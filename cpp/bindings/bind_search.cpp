@@ -26,6 +26,12 @@ namespace {
     throw py::error_already_set();
 }
 
+std::vector<std::string> move_names(const std::vector<Move>& moves) {
+    std::vector<std::string> out;
+    for (Move mv : moves) out.push_back(format_move(mv));
+    return out;
+}
+
 template <typename T>
 void take(const py::kwargs& kw, const char* name, T& out, size_t& used) {
     if (!kw.contains(name)) return;
@@ -91,9 +97,10 @@ void bind_search(py::module_& m) {
             for (const MoveStats& s : r.moves) out.emplace_back(format_move(s.move), s.visits, s.winrate, s.prior, s.score);
             return out;
         })
-        .def_property_readonly("pv", [](const SearchResult& r) {
-            std::vector<std::string> out;
-            for (Move mv : r.pv) out.push_back(format_move(mv));
+        .def_property_readonly("pv", [](const SearchResult& r) { return move_names(r.pv); })
+        .def_property_readonly("move_pvs", [](const SearchResult& r) {
+            std::vector<std::vector<std::string>> out;
+            for (const MoveStats& s : r.moves) out.push_back(move_names(s.pv));
             return out;
         })
         .def_readonly("depth", &SearchResult::depth)

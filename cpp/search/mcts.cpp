@@ -20,6 +20,19 @@ constexpr uint64_t kClockEvery = 8;
 double mover_view(double red_value, int colour) { return colour == kRed ? red_value : 1.0 - red_value; }
 double mover_margin(double red_margin, int colour) { return colour == kRed ? red_margin : -red_margin; }
 
+// The most visited line from node n (whose move comes first), ending at the first draw: the
+// card drawn there is unknown, so nothing after it is a line the players will see.
+std::vector<Move> line_from(const Tree& tree, uint32_t n) {
+    std::vector<Move> line{tree.node(n).move};
+    while (!tree.node(n).chance && line.size() < 64) {
+        const uint32_t next = tree.most_visited_child(n);
+        if (next == kNoChild || tree.node(next).visits == 0) break;
+        n = next;
+        line.push_back(tree.node(n).move);
+    }
+    return line;
+}
+
 }  // namespace
 
 Searcher::Searcher(const SearchParams& p) : params_(p) {
@@ -94,6 +107,9 @@ SearchResult Searcher::collect(const std::vector<TreeStats>& stats, double secon
                 best_tree[k] = t;
             }
         }
+        // Each move's line follows the tree that looked at it most.
+        const Tree& tree = *trees_[best_tree[k]];
+        m.pv = line_from(tree, tree.root().first_child + k);
         if (m.visits) {
             m.winrate = mover_view(value / double(m.visits), colour);
             m.score = mover_margin(margin / double(m.visits), colour);
@@ -113,20 +129,10 @@ SearchResult Searcher::collect(const std::vector<TreeStats>& stats, double secon
     for (size_t i : order) sorted.push_back(r.moves[i]);
     r.moves = std::move(sorted);
     if (!order.empty()) {
-        const size_t k = order[0];
         r.best_move = r.moves[0].move;
         r.winrate = r.moves[0].winrate;
         r.score = r.moves[0].score;
-        // The principal variation follows the tree that looked at the best move most.
-        const Tree& tree = *trees_[best_tree[k]];
-        uint32_t n = tree.root().first_child + uint32_t(k);
-        r.pv.push_back(tree.node(n).move);
-        while (!tree.node(n).chance && r.pv.size() < 64) {
-            const uint32_t next = tree.most_visited_child(n);
-            if (next == kNoChild || tree.node(next).visits == 0) break;
-            n = next;
-            r.pv.push_back(tree.node(n).move);
-        }
+        r.pv = r.moves[0].pv;
     }
     uint64_t depth_sum = 0;
     for (size_t t = 0; t < trees_.size(); ++t) {

@@ -22,6 +22,7 @@ struct MoveStats {
     double winrate = 0.5;  // mean reward, 0..1
     double prior = 0.0;    // the policy's probability
     double score = 0.0;    // expected final score margin, own minus opponent
+    std::vector<Move> pv;  // this move and the most visited line after it, to the first draw
 };
 
 struct SearchResult {

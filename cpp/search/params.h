@@ -33,9 +33,9 @@ struct SearchParams {
     // Game knowledge of the heuristic policy and of the cut-off evaluation (evaluator.h), in score
     // points (R11). Defaults come from the tuning runs recorded in docs/search.md.
     double temperature = 4.0;     // softmax temperature over move values; lower is greedier
-    double hero_cost = 12.0;      // what spending a hero is worth when nothing else changes
+    double hero_cost = 25.0;      // what spending a hero is worth when nothing else changes
     double draw_value = 2.0;      // value of drawing (a fuller hand) against a play
-    double block_weight = 0.0;    // share of what the opponent would gain on a square, for taking it
+    double block_weight = 1.0;    // share of what the opponent would gain on a square, for taking it
     double eval_scale = 20.0;     // margin (points) that makes a cut-off position about a 73% win
 };
 

@@ -56,8 +56,8 @@ class SearchParams:
     def __init__(self, *, iterations: int = 1000, time_ms: int = 0, exploration: float = 0.5,
                  rollout: str = "heuristic", rollout_cutoff: int = 0, reward: str = "win",
                  margin_weight: float = 0.0, threads: int = 1, seed: int = 0, max_nodes: int = 1_000_000,
-                 prior_weight: float = 0.0, temperature: float = 4.0, hero_cost: float = 12.0,
-                 draw_value: float = 2.0, block_weight: float = 0.0, eval_scale: float = 20.0) -> None:
+                 prior_weight: float = 0.0, temperature: float = 4.0, hero_cost: float = 25.0,
+                 draw_value: float = 2.0, block_weight: float = 1.0, eval_scale: float = 20.0) -> None:
         values = dict(iterations=iterations, time_ms=time_ms, exploration=exploration, rollout=rollout,
                       rollout_cutoff=rollout_cutoff, reward=reward, margin_weight=margin_weight, threads=threads,
                       seed=seed, max_nodes=max_nodes, prior_weight=prior_weight, temperature=temperature,
@@ -134,19 +134,20 @@ class SearchResult:
 
     best_move: the most visited root move. moves: MoveInfo per root move, most visited first.
     pv: the principal variation (most visited line), ending at the first draw, whose card is
-    unknown. depth: mean plies inside the tree per iteration; seldepth: the deepest. nodes: tree
+    unknown. move_pvs: such a line for each entry of moves, in the same order. depth: mean plies inside the tree per iteration; seldepth: the deepest. nodes: tree
     nodes (all threads). iterations: playouts of this search. reused_visits: root visits kept
     from the previous search by tree reuse. nps: iterations per second. time_ms: elapsed.
     winrate, score: of the best move.
     """
 
-    __slots__ = ("best_move", "moves", "pv", "depth", "seldepth", "nodes", "iterations", "reused_visits", "nps",
+    __slots__ = ("best_move", "moves", "pv", "move_pvs", "depth", "seldepth", "nodes", "iterations", "reused_visits", "nps",
                  "time_ms", "winrate", "score")
 
     def __init__(self, raw: Any) -> None:
         self.best_move = Move(raw.best_move)
         self.moves: List[MoveInfo] = [MoveInfo(Move(m), v, w, p, s) for (m, v, w, p, s) in raw.moves]
         self.pv: List[Move] = [Move(m) for m in raw.pv]
+        self.move_pvs: List[List[Move]] = [[Move(m) for m in line] for line in raw.move_pvs]
         self.depth: float = raw.depth
         self.seldepth: int = raw.seldepth
         self.nodes: int = raw.nodes
@@ -174,8 +175,8 @@ class SearchResult:
         pv = " ".join(str(m) for m in self.pv)
         lines = [f"info depth {self.depth:.1f} seldepth {self.seldepth} nodes {self.nodes} nps {self.nps:.0f} "
                  f"time {self.time_ms:.0f} winrate {self.winrate:.4f} score {self.score:.1f} pv {pv}"]
-        for k, m in enumerate(self.moves, 1):
-            line_pv = pv if k == 1 else str(m.move)
+        for k, (m, line) in enumerate(zip(self.moves, self.move_pvs), 1):
+            line_pv = " ".join(str(x) for x in line)
             lines.append(f"info multipv {k} move {m.move} visits {m.visits} winrate {m.winrate:.4f} "
                          f"score {m.score:.1f} prior {m.prior:.4f} pv {line_pv}")
         return lines
