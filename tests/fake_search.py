@@ -71,6 +71,7 @@ def fake_search(position, **params):
     fake_params(**params)
     best = GreedyAgent(seed=params.get("seed", 0)).choose(position)
     moves = [FakeMoveInfo(m, 300 if m == best else 10, 0.625 if m == best else 0.4) for m in position.legal_moves()]
+    moves.sort(key=lambda info: -info.visits)  # most visited first, as the real search reports them
     return FakeResult(best_move=best, moves=moves, pv=[best])
 
 

@@ -109,6 +109,7 @@ def test_against_mcts_with_hint(monkeypatch, capsys):
     code, out = run_play(monkeypatch, capsys, ["--iterations", "50", "--seed", "5"], script("hint"))
     assert code == 0
     assert "engine analysis" in out.out and "visits" in out.out and "pv:" in out.out
+    assert re.search(r"expected margin +[-+]\d+\.\d  line \S+ \S+", out.out)  # each move's own line
     assert "MCTSAgent" in out.out and "Final score" in out.out
 
 

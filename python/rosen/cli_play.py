@@ -68,12 +68,16 @@ def describe_analysis(position: _core.Position, params: dict, *, top: int = 5) -
     if not hasattr(rosen, "search"):
         return "hint: this build of rosen has no search"
     result = rosen.search(position.hide_pile_order(), **params)
-    moves = sorted(result.moves, key=lambda info: info.visits, reverse=True)[:top]
+    # moves come most visited first; move_pvs (newer searches) holds each one's own line.
+    lines_per_move = getattr(result, "move_pvs", None) or [[] for _ in result.moves]
     lines = [f"engine analysis: {result.iterations} iterations, depth {result.depth:.1f}, "
              f"win rate {result.winrate:.1%} for the side to move"]
-    for info in moves:
-        lines.append(f"  {str(info.move):<7} visits {info.visits:>7}  win rate {info.winrate:6.1%}  "
-                     f"expected margin {info.score:+6.1f}")
+    for info, line in list(zip(result.moves, lines_per_move))[:top]:
+        text = (f"  {str(info.move):<7} visits {info.visits:>7}  win rate {info.winrate:6.1%}  "
+                f"expected margin {info.score:+6.1f}")
+        if len(line) > 1:
+            text += "  line " + " ".join(str(m) for m in line)
+        lines.append(text)
     lines.append("  pv: " + " ".join(str(m) for m in result.pv))
     return "\n".join(lines)
 
