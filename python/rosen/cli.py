@@ -9,9 +9,9 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from . import cli_analyse, cli_engine, cli_lovagok, cli_randomplay
+from . import cli_analyse, cli_engine, cli_lovagok, cli_match, cli_play, cli_randomplay
 
-_COMMANDS = [cli_analyse, cli_randomplay, cli_lovagok, cli_engine]
+_COMMANDS = [cli_play, cli_analyse, cli_match, cli_engine, cli_randomplay, cli_lovagok]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,7 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its message; return the code, do not exit
+        return int(exc.code or 0)
     try:
         return int(args.run(args) or 0)
     except (ValueError, TypeError) as exc:

@@ -1,0 +1,289 @@
+"""Players for matches and terminal play: one small interface, three agents, a spec parser.
+
+An agent sees a position and returns a legal move. It is handed positions with the draw pile's
+order hidden (R14), so it cannot peek; a plain ``draw`` it returns is dealt by whoever runs the
+game. Agents that search report per-move statistics in ``last_stats``.
+
+>>> agent = parse_agent("greedy:seed=3")
+>>> move = agent.choose(rosen.Position.new(seed=1))
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Dict, Optional, Protocol, runtime_checkable
+
+from . import _core
+
+#: Keyword arguments of ``rosen.SearchParams`` an ``mcts:`` spec may set, as far as this module
+#: knows them; when the search is built, :func:`search_options` asks ``SearchParams`` itself.
+SEARCH_OPTIONS = ("iterations", "time_ms", "exploration", "rollout", "rollout_cutoff", "reward",
+                  "margin_weight", "threads", "seed", "max_nodes", "temperature", "hero_cost", "draw_value",
+                  "eval_scale")
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    """What a searching agent reports about one decision (UCI-style analysis figures)."""
+
+    depth: float = 0.0
+    seldepth: int = 0
+    nodes: int = 0
+    iterations: int = 0
+    time_ms: float = 0.0
+
+    @property
+    def nps(self) -> float:
+        """Playouts (iterations) per second of this decision, as the search counts its nps.
+
+        Not tree nodes over time: with tree reuse a search's node count includes nodes kept
+        from earlier moves, which would overstate the speed.
+        """
+        return self.iterations * 1000.0 / self.time_ms if self.time_ms > 0 else 0.0
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """The interface every player implements. ``reset`` and ``on_move`` may be no-ops."""
+
+    name: str
+    last_stats: Optional[MoveStats]
+
+    def choose(self, position: _core.Position) -> _core.Move:
+        """A legal move in ``position`` (which is not terminal)."""
+
+    def reset(self) -> None:
+        """Forget everything about the previous game."""
+
+    def on_move(self, move: _core.Move) -> None:
+        """Told every move actually played (draws as ``draw:<card>``), by either side."""
+
+
+def _check_seed(seed: Any) -> int:
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed: expected an int, got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"seed: expected a non-negative int, got {seed}")
+    return seed
+
+
+def _mover_colour(position: _core.Position) -> int:
+    """0 for red, 1 for white: the colour of the player to move ('r', 'w', 'r1', 'w2', ...)."""
+    return 0 if position.turn.startswith("r") else 1
+
+
+class _SimpleAgent:
+    """Shared plumbing of the agents that do not search."""
+
+    name = "agent"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = _check_seed(seed)
+        self._rng = random.Random(self.seed)
+        self.last_stats: Optional[MoveStats] = None
+
+    def reset(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    def on_move(self, move: _core.Move) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed})"
+
+    @staticmethod
+    def _legal(position: _core.Position) -> list:
+        moves = position.legal_moves()
+        if not moves:
+            raise ValueError("position: the game is over, there is no move to choose")
+        return moves
+
+
+class RandomAgent(_SimpleAgent):
+    """A uniformly random legal move from a seeded generator."""
+
+    name = "random"
+
+    def choose(self, position: _core.Position) -> _core.Move:
+        return self._rng.choice(self._legal(position))
+
+
+class GreedyAgent(_SimpleAgent):
+    """One ply of look-ahead: the move that maximises own score minus the opponent's right after it.
+
+    A draw (or pass) changes no tokens, so it is worth the current difference; ties are broken by
+    the seeded generator so that equal moves are not always taken in notation order.
+    """
+
+    name = "greedy"
+
+    def choose(self, position: _core.Position) -> _core.Move:
+        moves = self._legal(position)
+        me = _mover_colour(position)
+        best: list = []
+        best_value = None
+        for move in moves:
+            if move.kind in ("play", "hero"):
+                scores = position.play(move).scores
+            else:
+                scores = position.scores
+            value = scores[me] - scores[1 - me]
+            if best_value is None or value > best_value:
+                best, best_value = [move], value
+            elif value == best_value:
+                best.append(move)
+        return best[0] if len(best) == 1 else self._rng.choice(best)
+
+
+class MCTSAgent:
+    """Monte Carlo tree search through ``rosen.Searcher``, one searcher per agent.
+
+    The searcher is kept for the whole game so its tree can be reused from move to move;
+    ``reset`` clears it between games. Keyword arguments are those of ``rosen.SearchParams``.
+    """
+
+    name = "mcts"
+
+    def __init__(self, **params: Any) -> None:
+        options = search_options()
+        unknown = sorted(set(params) - set(options))
+        if unknown:
+            raise ValueError(f"{unknown[0]}: not a search option; expected one of {', '.join(options)}")
+        searcher_cls = _searcher_class()
+        if searcher_cls is None:
+            raise ValueError("mcts: this build of rosen has no search (rosen.Searcher is missing)")
+        self.params: Dict[str, Any] = dict(params)
+        self._searcher = searcher_cls(**self.params)
+        self.last_stats: Optional[MoveStats] = None
+        self.last_result = None
+
+    def choose(self, position: _core.Position) -> _core.Move:
+        result = self._searcher.search(position)
+        self.last_result = result
+        self.last_stats = MoveStats(depth=float(result.depth), seldepth=int(result.seldepth),
+                                    nodes=int(result.nodes), iterations=int(result.iterations),
+                                    time_ms=float(result.time_ms))
+        return result.best_move
+
+    def reset(self) -> None:
+        self._searcher.reset()
+        self.last_stats = None
+        self.last_result = None
+
+    def on_move(self, move: _core.Move) -> None:
+        # The searcher finds the new position in its old tree by itself; nothing to forward.
+        pass
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"MCTSAgent({args})"
+
+
+def _searcher_class():
+    # Looked up at call time on the package, which may wrap the C++ class in Python.
+    import rosen
+
+    return getattr(rosen, "Searcher", None)
+
+
+def _search_params_class():
+    import rosen
+
+    return getattr(rosen, "SearchParams", None)
+
+
+def search_options() -> tuple:
+    """The option names an ``mcts:`` spec accepts: ``SearchParams``' fields when it exists."""
+    params_cls = _search_params_class()
+    if params_cls is not None:
+        try:
+            return tuple(params_cls().as_dict())
+        except (AttributeError, TypeError):  # a SearchParams without as_dict(): fall back
+            pass
+    return SEARCH_OPTIONS
+
+
+def search_available() -> bool:
+    """True when this build has the MCTS search (``rosen.Searcher``)."""
+    return _searcher_class() is not None
+
+
+# --- agent specs ----------------------------------------------------------------------------
+
+_KINDS = ("random", "greedy", "mcts")
+
+
+def _parse_value(text: str) -> Any:
+    """'100' -> 100, '1.5' -> 1.5, anything else stays a string (rollout=random)."""
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A recipe for an agent: ``kind`` plus options, as written ``mcts:iterations=1000,rollout=random``.
+
+    ``build(seed)`` makes a fresh agent; the match runner calls it once per game with a seed
+    derived from the match seed, so a game does not depend on which worker plays it. An explicit
+    ``seed=`` option in the spec wins over the derived one.
+    """
+
+    kind: str
+    options: Dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise ValueError(f"agent: unknown kind {self.kind!r}; expected one of {', '.join(_KINDS)}")
+        allowed = search_options() if self.kind == "mcts" else ("seed",)
+        for key in self.options:
+            if key not in allowed:
+                raise ValueError(f"agent {self.kind}: unknown option {key!r}; expected one of {', '.join(allowed)}")
+        params_cls = _search_params_class()
+        if self.kind == "mcts" and params_cls is not None:
+            # Let the search check the values now (iterations=-1, rollout=foo), not mid-match.
+            try:
+                params_cls(**self.options)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"agent mcts: {exc}") from None
+
+    def build(self, seed: int = 0) -> Agent:
+        """A new agent for one game; ``seed`` is used unless the spec fixes its own."""
+        options = dict(self.options)
+        options.setdefault("seed", seed)
+        if self.kind == "random":
+            return RandomAgent(**options)
+        if self.kind == "greedy":
+            return GreedyAgent(**options)
+        return MCTSAgent(**options)
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.kind
+        return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
+
+    def __repr__(self) -> str:
+        return f"parse_agent_spec({str(self)!r})"
+
+
+def parse_agent_spec(text: str) -> AgentSpec:
+    """Read ``kind[:key=value,...]``, e.g. ``random``, ``greedy:seed=2``, ``mcts:iterations=1000``."""
+    if not isinstance(text, str):
+        raise TypeError(f"agent: expected a str like 'mcts:iterations=1000', got {type(text).__name__}")
+    kind, _, rest = text.strip().partition(":")
+    options: Dict[str, Any] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip() or not value.strip():
+                raise ValueError(f"agent {text!r}: expected key=value options separated by commas, got {item!r}")
+            options[key.strip()] = _parse_value(value.strip())
+    return AgentSpec(kind.strip().lower(), options)
+
+
+def parse_agent(text: str, seed: int = 0) -> Agent:
+    """An agent straight from its spec text."""
+    return parse_agent_spec(text).build(seed)

@@ -1,0 +1,218 @@
+"""One game between agents, its record, and replaying a record.
+
+Chance comes from the deal, not from the agents: a plain ``draw`` takes the top card of the dealt
+pile, and after a reshuffle (R7) the :class:`Dealer` orders the new pile by a permutation fixed by
+the deal seed and the reshuffle's number. Two games on the same deal therefore see the same cards
+for as long as their piles hold the same cards, whoever plays which colour. Every draw is recorded
+as ``draw:<card>``, so a record replays exactly from ``Position.new(seed)``.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from . import _core
+from .agents import Agent
+
+ALL_CARDS = tuple(d + str(n) for d in ("N", "NE", "E", "SE", "S", "SW", "W", "NW") for n in (1, 2, 3))
+MAX_PLIES = 10_000  # far beyond any real game; guards against an agent that never ends one
+
+
+def _mix(*values: int) -> int:
+    """A 64-bit hash of a few integers (splitmix64 steps), for deriving independent seeds."""
+    x = 0x9E3779B97F4A7C15
+    for v in values:
+        x = (x ^ (v & 0xFFFFFFFFFFFFFFFF)) & 0xFFFFFFFFFFFFFFFF
+        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        x = z ^ (z >> 31)
+    return x
+
+
+class Dealer:
+    """Deals the card of each plain draw from the deal itself.
+
+    While the dealt pile lasts its order is known and the top card is taken. A reshuffled pile has
+    no order in the position; the dealer gives reshuffle number ``k`` the permutation
+    ``_mix(seed, k)`` of all 24 cards and always deals the first pile card in it -- the same as
+    shuffling the pile with that permutation, and the same card in both games of a pair whenever
+    the piles agree.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.reshuffles = 0
+        self._order: Optional[List[str]] = None
+
+    def __repr__(self) -> str:
+        return f"Dealer(seed={self.seed}, reshuffles={self.reshuffles})"
+
+    def _new_pile_order(self) -> None:
+        self.reshuffles += 1
+        order = list(ALL_CARDS)
+        random.Random(_mix(self.seed, self.reshuffles)).shuffle(order)
+        self._order = order
+
+    def card(self, position: _core.Position) -> str:
+        """The card a plain draw yields now (call only when ``draw`` is legal)."""
+        pile = position.draw_pile
+        if pile:  # the dealt pile, order known
+            return pile[0]
+        if position.pile_size == 0:  # lazy reshuffle (R7): the discard becomes the pile now
+            self._new_pile_order()
+        drawable = {card for card, _ in position.draw_outcomes()}
+        if not drawable:
+            raise ValueError("position: draw is not legal here")
+        if self._order is None:  # a pile of unknown order we never saw reshuffled
+            self._new_pile_order()
+        return next(card for card in self._order if card in drawable)
+
+    def observe(self, before: _core.Position, after: _core.Position) -> None:
+        """Note an eager reshuffle (R7): the pile grew after the draw that emptied it."""
+        if before.pile_size > 0 and after.pile_size > before.pile_size - 1:
+            self._new_pile_order()
+
+
+@dataclass
+class SideStats:
+    """Search figures of one side over a game (zero for agents that do not search)."""
+
+    moves: int = 0
+    depth_sum: float = 0.0
+    nodes: int = 0
+    iterations: int = 0
+    time_ms: float = 0.0
+
+    def add(self, stats) -> None:
+        if stats is None:
+            return
+        self.moves += 1
+        self.depth_sum += stats.depth
+        self.nodes += stats.nodes
+        self.iterations += stats.iterations
+        self.time_ms += stats.time_ms
+
+    def merge(self, other: "SideStats") -> None:
+        self.moves += other.moves
+        self.depth_sum += other.depth_sum
+        self.nodes += other.nodes
+        self.iterations += other.iterations
+        self.time_ms += other.time_ms
+
+    @property
+    def mean_depth(self) -> float:
+        return self.depth_sum / self.moves if self.moves else 0.0
+
+    @property
+    def nps(self) -> float:
+        """Playouts per second over the game (the search's own definition of nps)."""
+        return self.iterations * 1000.0 / self.time_ms if self.time_ms > 0 else 0.0
+
+
+@dataclass
+class GameRecord:
+    """Everything about a finished game; ``to_json()`` is one line of a ``--jsonl`` file."""
+
+    seed: int
+    players: int
+    reshuffle: str
+    red: str
+    white: str
+    winner: str
+    scores: List[int]
+    moves: List[str]
+    stats: Dict[str, SideStats] = field(default_factory=dict)
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> Dict[str, Any]:
+        d = {**self.extra, "seed": self.seed, "players": self.players, "reshuffle": self.reshuffle,
+             "red": self.red, "white": self.white, "winner": self.winner, "scores": list(self.scores),
+             "plies": len(self.moves), "moves": list(self.moves)}
+        d["stats"] = {colour: asdict(s) for colour, s in self.stats.items()}
+        return d
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "GameRecord":
+        """The record of one parsed JSON line (the inverse of :meth:`to_json`)."""
+        own = {"seed", "players", "reshuffle", "red", "white", "winner", "scores", "moves", "stats", "plies"}
+        missing = sorted({"seed", "players", "reshuffle", "red", "white", "winner", "scores", "moves"} - set(d))
+        if missing:
+            raise ValueError(f"{missing[0]}: missing from the game record")
+        stats = {colour: SideStats(**s) for colour, s in d.get("stats", {}).items()}
+        return cls(seed=d["seed"], players=d["players"], reshuffle=d["reshuffle"], red=d["red"], white=d["white"],
+                   winner=d["winner"], scores=list(d["scores"]), moves=list(d["moves"]), stats=stats,
+                   extra={k: v for k, v in d.items() if k not in own})
+
+
+def colour_of_turn(turn: str) -> str:
+    """'red' or 'white' for a turn label ('r', 'w', 'r1', 'w2', ...): a team plays both seats."""
+    return "red" if turn.startswith("r") else "white"
+
+
+def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, reshuffle: str = "eager",
+              red_name: Optional[str] = None, white_name: Optional[str] = None) -> GameRecord:
+    """Play the deal ``Position.new(seed)`` to the end; ``red`` plays every red seat, ``white`` every white one."""
+    if red is white:
+        raise ValueError("white: pass two separate agent objects (an agent keeps per-game state)")
+    position = _core.Position.new(seed, players=players, reshuffle=reshuffle)
+    agents = {"red": red, "white": white}
+    for agent in agents.values():
+        agent.reset()
+    dealer = Dealer(seed)
+    moves: List[str] = []
+    stats = {"red": SideStats(), "white": SideStats()}
+    while not position.is_terminal:
+        if len(moves) >= MAX_PLIES:
+            raise RuntimeError(f"game {seed}: no end after {MAX_PLIES} plies")
+        colour = colour_of_turn(position.turn)
+        agent = agents[colour]
+        # The agent sees the pile's cards but not their order (R14).
+        move = agent.choose(position.hide_pile_order())
+        stats[colour].add(getattr(agent, "last_stats", None))
+        text = str(move)
+        if text == "draw":
+            text = "draw:" + dealer.card(position)
+        try:
+            after = position.play(text)
+        except ValueError as exc:
+            raise ValueError(f"{colour} agent {agent!r} chose {text!r}: {exc}") from None
+        if text.startswith("draw"):
+            dealer.observe(position, after)
+        position = after
+        moves.append(text)
+        played = _core.Move(text)
+        for a in agents.values():
+            a.on_move(played)
+    return GameRecord(seed=seed, players=players, reshuffle=reshuffle, red=red_name or repr(red),
+                      white=white_name or repr(white), winner=position.winner, scores=list(position.scores),
+                      moves=moves, stats=stats)
+
+
+def replay(record: Mapping[str, Any] | GameRecord) -> _core.Position:
+    """The final position of a recorded game (a :class:`GameRecord` or one parsed JSON line).
+
+    Raises ``ValueError`` naming the ply if a move is illegal, and if the replayed winner or scores
+    differ from the recorded ones.
+    """
+    if isinstance(record, GameRecord):
+        record = record.to_json()
+    for key in ("seed", "players", "reshuffle", "moves"):
+        if key not in record:
+            raise ValueError(f"{key}: missing from the game record")
+    position = _core.Position.new(record["seed"], players=record["players"], reshuffle=record["reshuffle"])
+    moves: Sequence[str] = record["moves"]
+    for ply, move in enumerate(moves):
+        try:
+            position = position.play(move)
+        except ValueError as exc:
+            raise ValueError(f"moves[{ply}]: {move!r} does not replay: {exc}") from None
+    if not position.is_terminal:
+        raise ValueError(f"moves: the game is not over after {len(moves)} plies")
+    if "winner" in record and record["winner"] != position.winner:
+        raise ValueError(f"winner: recorded {record['winner']!r}, replay gives {position.winner!r}")
+    if "scores" in record and list(record["scores"]) != list(position.scores):
+        raise ValueError(f"scores: recorded {list(record['scores'])}, replay gives {list(position.scores)}")
+    return position

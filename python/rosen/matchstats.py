@@ -1,0 +1,192 @@
+"""Match statistics: score rate, Elo, their 95% intervals, pentanomial pair counts and an SPRT.
+
+Games are played in colour-swapped pairs on one deal, so the pair, not the game, is the
+independent unit. A pair scores 0, 0.5, 1, 1.5 or 2 points for agent A; the five counts are the
+*pentanomial* (LL, LD, DD+WL, WD, WW). Intervals and the SPRT use the variance of the per-pair
+score, which is smaller than the per-game (trinomial) variance when pairing removes the luck of
+the deal. Elo is the logistic scale: ``elo = -400 log10(1/score - 1)``.
+
+The SPRT is a GSPRT on the pentanomial (the normal approximation of the generalised likelihood
+ratio used by Fishtest): ``LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)`` with ``s`` and ``var`` the
+mean and variance of the per-pair score (per game), ``s0``/``s1`` the scores of ``elo0``/``elo1``,
+and one pseudo-pair added to each of the five counts so that a few pairs cannot decide it.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence, Tuple
+
+Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+
+
+def _check_counts(name: str, counts: Sequence[int], size: int) -> Tuple[int, ...]:
+    if len(counts) != size:
+        raise ValueError(f"{name}: expected {size} counts, got {len(counts)}")
+    for c in counts:
+        if not isinstance(c, int) or c < 0:
+            raise ValueError(f"{name}: counts must be non-negative ints, got {list(counts)}")
+    return tuple(counts)
+
+
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference for an expected score in [0, 1] (+-inf at the ends)."""
+    if not 0.0 <= score <= 1.0:
+        raise ValueError(f"score: expected a value in [0, 1], got {score}")
+    if score == 0.0:
+        return -math.inf
+    if score == 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    """Expected score of a player ``elo`` points stronger."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def _mean_var(values: Sequence[float], counts: Sequence[int]) -> Tuple[float, float, int]:
+    n = sum(counts)
+    if n == 0:
+        return 0.5, 0.0, 0
+    mean = sum(v * c for v, c in zip(values, counts)) / n
+    var = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
+    return mean, var, n
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A score rate with its 95% interval, and the same in Elo."""
+
+    score: float
+    low: float
+    high: float
+
+    @property
+    def elo(self) -> float:
+        return elo_from_score(self.score)
+
+    @property
+    def elo_low(self) -> float:
+        return elo_from_score(self.low)
+
+    @property
+    def elo_high(self) -> float:
+        return elo_from_score(self.high)
+
+    @property
+    def elo_margin(self) -> float:
+        """Half the width of the Elo interval (the '+-' figure engine testers quote)."""
+        return (self.elo_high - self.elo_low) / 2.0
+
+
+def _interval(mean: float, var: float, n: int) -> Estimate:
+    """Normal 95% interval of a mean of ``n`` units, clipped to [0, 1].
+
+    When every unit scored the same (variance 0: a clean sweep, say) the normal interval has
+    width zero, which claims a certainty 200 games cannot give; then the Wilson interval of a
+    0/1 outcome with the same mean is used, the widest a mean in [0, 1] can have.
+    """
+    if n == 0:
+        return Estimate(0.5, 0.0, 1.0)
+    if var > 0.0:
+        half = Z95 * math.sqrt(var / n)
+        return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half))
+    z2 = Z95 * Z95
+    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 / (1 + z2 / n) * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n))
+    return Estimate(mean, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def trinomial_estimate(wins: int, draws: int, losses: int) -> Estimate:
+    """Score rate of independent games with a normal 95% interval (see :func:`_interval`)."""
+    _check_counts("trinomial", (wins, draws, losses), 3)
+    return _interval(*_mean_var((1.0, 0.5, 0.0), (wins, draws, losses)))
+
+
+def pentanomial_estimate(counts: Sequence[int]) -> Estimate:
+    """Score rate from pair counts (LL, LD, DD+WL, WD, WW) with a pair-based 95% interval."""
+    counts = _check_counts("pentanomial", counts, 5)
+    return _interval(*_mean_var((0.0, 0.25, 0.5, 0.75, 1.0), counts))
+
+
+def pentanomial_counts(pair_scores: Iterable[float]) -> Tuple[int, int, int, int, int]:
+    """Count pairs by A's points in the pair: 0, 0.5, 1, 1.5, 2 -> (LL, LD, DD+WL, WD, WW)."""
+    counts = [0] * 5
+    for points in pair_scores:
+        index = points * 2
+        if index not in (0, 1, 2, 3, 4):
+            raise ValueError(f"pair_scores: a pair scores 0, 0.5, 1, 1.5 or 2 points, got {points}")
+        counts[int(index)] += 1
+    return tuple(counts)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class SPRT:
+    """Sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1.
+
+    ``decide(counts)`` returns 'H1' (accept: A is at least about elo1 stronger), 'H0' (reject),
+    or None (keep playing). The bounds are Wald's: log(beta/(1-alpha)) and log((1-beta)/alpha).
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    PRIOR = 1.0  #: pseudo-pairs added to each pentanomial cell before estimating mean and variance
+
+    def __post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError(f"sprt: expected elo0 < elo1, got {self.elo0}, {self.elo1}")
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if not 0.0 < value < 0.5:
+                raise ValueError(f"{name}: expected a probability in (0, 0.5), got {value}")
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    def llr(self, counts: Sequence[int]) -> float:
+        """The log-likelihood ratio of the pentanomial counts (0 while it cannot be estimated)."""
+        counts = _check_counts("pentanomial", counts, 5)
+        if sum(counts) == 0:
+            return 0.0
+        # One pseudo-pair in every cell (Laplace smoothing): the sample variance of a few pairs
+        # (zero after a short clean sweep) would otherwise let two or three pairs decide the
+        # test. With hundreds of pairs the prior no longer matters.
+        prior = [c + self.PRIOR for c in counts]
+        values = (0.0, 0.25, 0.5, 0.75, 1.0)
+        n = sum(prior)
+        mean = sum(v * c for v, c in zip(values, prior)) / n
+        var = sum(c * (v - mean) ** 2 for v, c in zip(values, prior)) / n
+        s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
+        return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+
+    def decide(self, counts: Sequence[int]) -> Optional[str]:
+        value = self.llr(counts)
+        if value >= self.upper:
+            return "H1"
+        if value <= self.lower:
+            return "H0"
+        return None
+
+
+def parse_sprt(text: str, *, alpha: float = 0.05, beta: float = 0.05) -> SPRT:
+    """'elo0,elo1' -> SPRT, e.g. '0,10'."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ValueError(f"--sprt: expected 'elo0,elo1' such as '0,10', got {text!r}")
+    try:
+        elo0, elo1 = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise ValueError(f"--sprt: expected two numbers 'elo0,elo1', got {text!r}") from None
+    try:
+        return SPRT(elo0, elo1, alpha, beta)
+    except ValueError as exc:
+        raise ValueError(f"--sprt: {exc}") from None

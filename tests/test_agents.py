@@ -1,0 +1,212 @@
+"""Agents (python/rosen/agents.py): legal moves, greedy's choice, seeding, the spec parser."""
+import os
+import random
+import sys
+
+import pytest
+
+import rosen
+from rosen.agents import (Agent, AgentSpec, GreedyAgent, MCTSAgent, MoveStats, RandomAgent, parse_agent,
+                          parse_agent_spec, search_available)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for fake_search
+
+needs_search = pytest.mark.skipif(not search_available(), reason="this build has no rosen.Searcher yet")
+
+# Red to move, crown on e2 (a red token); a1-d1 and f1-i1 are red. S1 lands on e1 and joins all ten
+# red tokens into one territory (100 points); every other card scores far less.
+JOIN_POSITION = "9/9/9/9/9/9/9/4r4/rrrr1rrrr e2 r N1,S1,E1,W1,NE1 N3,S3,E3,W3,NE3 4 4 - *"
+
+
+def positions_along_random_games(players, reshuffle, games=3, seed=0):
+    """A sample of non-terminal positions from seeded random games."""
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        pos = rosen.Position.new(seed + g, players=players, reshuffle=reshuffle)
+        while not pos.is_terminal:
+            if rng.random() < 0.2:
+                out.append(pos)
+            pos = pos.play(rng.choice(pos.legal_moves()))
+    return out
+
+
+@pytest.mark.parametrize("players,reshuffle", [(2, "eager"), (2, "lazy"), (4, "eager"), (4, "lazy")])
+@pytest.mark.parametrize("make", [lambda: RandomAgent(seed=1), lambda: GreedyAgent(seed=1)], ids=["random", "greedy"])
+def test_agents_return_legal_moves(players, reshuffle, make):
+    agent = make()
+    for pos in positions_along_random_games(players, reshuffle):
+        hidden = pos.hide_pile_order()
+        move = agent.choose(hidden)
+        assert isinstance(move, rosen.Move)
+        assert pos.is_legal(move), f"{agent!r} chose {move} in {pos.fen()}"
+
+
+def test_agents_follow_the_protocol():
+    for agent in (RandomAgent(), GreedyAgent()):
+        assert isinstance(agent, Agent)
+        assert agent.last_stats is None  # they do not search
+
+
+def test_greedy_takes_the_move_that_joins_the_territories():
+    pos = rosen.Position(JOIN_POSITION)
+    for seed in range(10):
+        assert str(GreedyAgent(seed=seed).choose(pos)) == "S1"
+
+
+def test_greedy_values_a_hero_flip_over_a_plain_play():
+    # A white token on d1 splits the red row; from the crown on e1 the hero with W1 flips it and
+    # joins a1-c1 to e1-i1 (9 tokens, 81 points, and white loses its only point).
+    text = "9/9/9/9/9/9/9/9/rrrwrrrrr e1 r N1,W1,NE1,N2,NW1 N3,S3,E3,W3,NE3 4 4 - *"
+    pos = rosen.Position(text)
+    assert "H:W1" in [str(m) for m in pos.legal_moves()]
+    assert str(GreedyAgent(seed=3).choose(pos)) == "H:W1"
+
+
+def test_greedy_breaks_ties_by_its_seed():
+    pos = rosen.Position.new(seed=4)  # every first move places one token: all tie
+    choices = {str(GreedyAgent(seed=s).choose(pos)) for s in range(30)}
+    assert len(choices) > 1
+    assert str(GreedyAgent(seed=7).choose(pos)) == str(GreedyAgent(seed=7).choose(pos))
+
+
+def test_random_agent_is_reproducible_and_reset_restarts_it():
+    pos = rosen.Position.new(seed=2)
+    a = RandomAgent(seed=11)
+    first = [str(a.choose(pos)) for _ in range(20)]
+    a.reset()
+    assert [str(a.choose(pos)) for _ in range(20)] == first
+    assert len(set(first)) > 1
+
+
+def test_agent_refuses_a_finished_game():
+    pos = rosen.Position.new(seed=0)
+    rng = random.Random(0)
+    while not pos.is_terminal:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    with pytest.raises(ValueError, match="position"):
+        RandomAgent().choose(pos)
+
+
+def test_bad_seed_names_the_field():
+    with pytest.raises(TypeError, match="seed"):
+        RandomAgent(seed="x")
+    with pytest.raises(ValueError, match="seed"):
+        GreedyAgent(seed=-1)
+
+
+def test_move_stats_nps():
+    assert MoveStats(nodes=9999, iterations=5000, time_ms=250.0).nps == pytest.approx(20000.0)
+    assert MoveStats().nps == 0.0
+
+
+# --- specs ----------------------------------------------------------------------------------
+
+def test_spec_parser_reads_kinds_and_typed_options():
+    spec = parse_agent_spec("mcts:iterations=1000,rollout=random,exploration=0.7")
+    assert spec == AgentSpec("mcts", {"iterations": 1000, "rollout": "random", "exploration": 0.7})
+    assert str(spec) == "mcts:iterations=1000,rollout=random,exploration=0.7"
+    assert parse_agent_spec("random") == AgentSpec("random")
+    assert parse_agent_spec(" Greedy:seed=3 ").options == {"seed": 3}
+    assert repr(parse_agent_spec("greedy")) == "parse_agent_spec('greedy')"
+
+
+def test_spec_builds_seeded_agents():
+    agent = parse_agent("greedy", seed=9)
+    assert isinstance(agent, GreedyAgent) and agent.seed == 9
+    fixed = parse_agent_spec("random:seed=4").build(seed=100)  # the spec's own seed wins
+    assert isinstance(fixed, RandomAgent) and fixed.seed == 4
+
+
+@pytest.mark.parametrize("text,field", [
+    ("alphazero", "unknown kind"),
+    ("mcts:depth=3", "'depth'"),
+    ("random:iterations=5", "'iterations'"),
+    ("mcts:iterations", "key=value"),
+    ("mcts:=5", "key=value"),
+])
+def test_spec_parser_rejects_bad_specs(text, field):
+    with pytest.raises(ValueError, match=field):
+        parse_agent_spec(text)
+
+
+def test_spec_parser_rejects_non_strings():
+    with pytest.raises(TypeError, match="agent"):
+        parse_agent_spec(42)
+
+
+def test_mcts_without_search_is_a_clear_error():
+    if search_available():
+        pytest.skip("this build has the search")
+    with pytest.raises(ValueError, match="Searcher"):
+        MCTSAgent(iterations=10)
+
+
+@needs_search
+def test_mcts_agent_returns_legal_moves_and_reports_stats():
+    agent = MCTSAgent(iterations=200, seed=1)
+    pos = rosen.Position.new(seed=3)
+    rng = random.Random(0)
+    for _ in range(12):
+        if pos.is_terminal:
+            break
+        move = agent.choose(pos.hide_pile_order())
+        assert pos.is_legal(move)
+        assert agent.last_stats.nodes > 0 and agent.last_stats.iterations > 0
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    agent.reset()
+    assert agent.last_stats is None
+
+
+@needs_search
+def test_mcts_agent_finds_the_joining_move():
+    pos = rosen.Position(JOIN_POSITION)
+    assert str(MCTSAgent(iterations=1000, seed=0).choose(pos)) == "S1"
+
+
+# --- the MCTS agent's plumbing, against a stand-in search (tests/fake_search.py) -------------
+
+def test_mcts_agent_keeps_one_searcher_and_reports_its_figures(monkeypatch):
+    import fake_search
+    fake_search.install(monkeypatch)
+    agent = parse_agent("mcts:iterations=400,rollout=random", seed=5)
+    assert isinstance(agent, MCTSAgent)
+    assert agent.params == {"iterations": 400, "rollout": "random", "seed": 5}
+    pos = rosen.Position.new(seed=1)
+    for _ in range(3):
+        move = agent.choose(pos.hide_pile_order())
+        assert pos.is_legal(move)
+        pos = pos.play(move if str(move) != "draw" else "draw:" + pos.draw_pile[0])
+    assert len(fake_search.FakeSearcher.instances) == 1  # the tree survives between moves
+    assert fake_search.FakeSearcher.instances[0].searches == 3
+    assert agent.last_stats == MoveStats(depth=3.0, seldepth=7, nodes=500, iterations=400, time_ms=10.0)
+    agent.reset()
+    assert fake_search.FakeSearcher.instances[0].resets == 1 and agent.last_stats is None
+    assert repr(agent) == "MCTSAgent(iterations=400, rollout='random', seed=5)"
+
+
+def test_mcts_spec_values_are_checked_by_the_search(monkeypatch):
+    import fake_search
+    fake_search.install(monkeypatch)
+    with pytest.raises(ValueError, match="iterations"):
+        parse_agent_spec("mcts:iterations=-3")
+    parse_agent_spec("mcts:temperature=2.5,hero_cost=10")
+
+
+@needs_search
+def test_mcts_agent_reuses_its_tree_between_moves():
+    from rosen.game import play_game
+
+    class Spy(MCTSAgent):
+        def __init__(self, **params):
+            super().__init__(**params)
+            self.reused = []
+
+        def choose(self, position):
+            move = super().choose(position)
+            self.reused.append(self.last_result.reused_visits)
+            return move
+
+    spy = Spy(iterations=300, seed=2)
+    play_game(spy, RandomAgent(seed=1), seed=3)
+    assert spy.reused[0] == 0 and sum(1 for r in spy.reused if r > 0) > len(spy.reused) // 2

@@ -1,0 +1,368 @@
+"""Match runner (python/rosen/match.py, game.py, matchstats.py) and ``rosen match``."""
+import json
+import math
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for fake_search
+
+import rosen
+from rosen.agents import RandomAgent, search_available
+from rosen.cli import main
+from rosen.game import Dealer, GameRecord, play_game, replay
+from rosen.match import progress_bar, read_jsonl, run_match
+from rosen.matchstats import (SPRT, elo_from_score, parse_sprt, pentanomial_counts, pentanomial_estimate,
+                              score_from_elo, trinomial_estimate)
+
+
+# --- statistics against hand-computed values ------------------------------------------------
+
+def test_elo_of_known_scores():
+    assert elo_from_score(0.5) == 0.0
+    # -400 log10(1/0.75 - 1) = 400 log10(3)
+    assert elo_from_score(0.75) == pytest.approx(190.848, abs=1e-3)
+    assert elo_from_score(0.7) == pytest.approx(147.19, abs=1e-2)
+    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
+    assert score_from_elo(elo_from_score(0.3)) == pytest.approx(0.3)
+    with pytest.raises(ValueError, match="score"):
+        elo_from_score(1.5)
+
+
+def test_trinomial_interval_by_hand():
+    # 6 wins, 2 draws, 2 losses: mean 0.7; variance (6*0.09 + 2*0.04 + 2*0.49)/10 = 0.16;
+    # half width 1.96 * sqrt(0.16/10) = 0.24792.
+    est = trinomial_estimate(6, 2, 2)
+    assert est.score == pytest.approx(0.7)
+    assert est.low == pytest.approx(0.7 - 0.247918, abs=1e-5)
+    assert est.high == pytest.approx(0.7 + 0.247918, abs=1e-5)
+    assert est.elo == pytest.approx(147.19, abs=1e-2)
+    assert est.elo_low < est.elo < est.elo_high
+
+
+def test_pentanomial_interval_by_hand():
+    # Pairs: 5 x DD (0.5 per game) and 5 x WW (1.0): mean 0.75, variance 0.0625, 10 pairs:
+    # half width 1.96 * sqrt(0.0625/10) = 0.154949.
+    est = pentanomial_estimate((0, 0, 5, 0, 5))
+    assert est.score == pytest.approx(0.75)
+    assert est.high - est.score == pytest.approx(0.154949, abs=1e-5)
+    assert pentanomial_estimate((0, 0, 1, 0, 1)).high == 1.0  # 0.75 + 0.346, clipped
+
+
+def test_a_clean_sweep_gets_a_wilson_interval_not_a_point():
+    # 100 pairs all won: Wilson lower bound n / (n + z^2) = 100 / 103.8415 = 0.963006.
+    est = pentanomial_estimate((0, 0, 0, 0, 100))
+    assert est.score == 1.0 and est.high == 1.0
+    assert est.low == pytest.approx(100 / (100 + 1.959964 ** 2), abs=1e-6)
+    assert est.elo_low == pytest.approx(elo_from_score(0.963006), abs=0.1)
+    lost = trinomial_estimate(0, 0, 50)
+    assert lost.low == 0.0 and lost.high == pytest.approx(1 - 50 / (50 + 1.959964 ** 2), abs=1e-6)
+    even = pentanomial_estimate((0, 0, 40, 0, 0))  # every pair split: still not a point
+    assert even.low < 0.5 < even.high
+
+
+def test_pentanomial_counts():
+    assert pentanomial_counts([0, 0.5, 1, 1, 1.5, 2, 2, 2]) == (1, 1, 2, 1, 3)
+    with pytest.raises(ValueError, match="pair_scores"):
+        pentanomial_counts([0.25])
+
+
+def test_sprt_llr_by_hand():
+    # Counts (0, 0, 5, 0, 5) plus one pseudo-pair per cell: (1, 1, 6, 1, 6), N = 15,
+    # mean = (0.25 + 3 + 0.75 + 6) / 15 = 2/3, E[x^2] = (0.0625 + 1.5 + 0.5625 + 6) / 15 = 0.541667,
+    # var = 0.097222. s0 = 0.5, s1 = 1/(1 + 10**-0.025) = 0.514387;
+    # LLR = 15 * 0.014387 * (4/3 - 1.014387) / (2 * 0.097222) = 0.35399.
+    assert SPRT(0, 10).llr((0, 0, 5, 0, 5)) == pytest.approx(0.35399, abs=1e-4)
+    sprt = SPRT(0, 10)
+    assert sprt.lower == pytest.approx(math.log(0.05 / 0.95))
+    assert sprt.upper == pytest.approx(math.log(0.95 / 0.05))
+
+
+def test_sprt_decisions_on_synthetic_data():
+    sprt = SPRT(0, 20)
+    assert sprt.decide((0, 0, 0, 0, 0)) is None
+    assert sprt.decide((2, 3, 4, 3, 2)) is None  # too little data
+    # A clearly stronger A: about 60% over 500 pairs.
+    assert sprt.decide((20, 60, 200, 140, 80)) == "H1"
+    # Exactly even over 1000 pairs: H0 (elo 0) is accepted.
+    assert sprt.decide((100, 200, 400, 200, 100)) == "H0"
+    # A clean sweep needs several pairs, not one or two (not even against a big elo1).
+    assert sprt.decide((0, 0, 0, 0, 1)) is None
+    assert SPRT(0, 50).decide((0, 0, 0, 0, 2)) is None
+    assert SPRT(0, 50).decide((0, 0, 0, 0, 5)) is None
+    assert sprt.decide((0, 0, 0, 0, 40)) == "H1"
+    assert sprt.decide((40, 0, 0, 0, 0)) == "H0"
+
+
+def test_sprt_arguments():
+    assert parse_sprt("0,10") == SPRT(0.0, 10.0)
+    assert parse_sprt("-5,5", alpha=0.1, beta=0.2) == SPRT(-5.0, 5.0, 0.1, 0.2)
+    for bad in ("10", "a,b", "10,0"):
+        with pytest.raises(ValueError, match="--sprt"):
+            parse_sprt(bad)
+    with pytest.raises(ValueError, match="alpha"):
+        SPRT(0, 10, alpha=0.7)
+
+
+# --- games, deals, records ------------------------------------------------------------------
+
+def test_paired_deals_are_the_same_deal_with_colours_swapped():
+    result = run_match("greedy", "random", games=6, seed=10)
+    seeds = [g.seed for g in result.games]
+    assert seeds == [10, 10, 11, 11, 12, 12]
+    for i in range(0, 6, 2):
+        first, second = result.games[i], result.games[i + 1]
+        assert (first.red, first.white) == ("greedy", "random")
+        assert (second.red, second.white) == ("random", "greedy")
+        assert first.extra["a_colour"] == "red" and second.extra["a_colour"] == "white"
+
+
+def test_draws_come_from_the_deal():
+    # In both games of a pair the draws from the dealt pile are its cards, top first.
+    deal = rosen.Position.new(5)
+    pile = deal.draw_pile
+    result = run_match("random", "greedy", games=2, seed=5)
+    for game in result.games:
+        drawn = [m.split(":")[1] for m in game.moves if m.startswith("draw:")]
+        assert drawn[:len(pile)] == pile[:len(drawn[:len(pile)])]
+        assert len(drawn) > len(pile)  # the game went past a reshuffle
+
+
+def test_dealer_gives_the_same_card_when_the_piles_agree():
+    def position(red_hand, discard):
+        return rosen.Position(f"9/9/9/9/9/9/9/9/9 e5 r {red_hand} S3,SW1,NW2,N3,E1 4 4 {discard} *")
+
+    a = position("N1,NE2,E3,S1", "W2")
+    first = Dealer(seed=3).card(a)
+    assert first in a.pile_cards
+    # Same pile cards, different hand and discard: the same card.
+    assert Dealer(seed=3).card(position("NE2,E3,S1,W2", "N1")) == first
+    # A pile without that card yields the next card of the same permutation ...
+    dealer = Dealer(seed=3)
+    dealer.card(a)
+    order = [c for c in dealer._order if c in a.pile_cards]
+    assert order[0] == first and sorted(order) == sorted(a.pile_cards)
+    assert Dealer(seed=3).card(position("N1,NE2,E3,S1", "W2," + first)) == order[1]
+    # ... and a pile missing some other card still yields the first.
+    assert Dealer(seed=3).card(position("N1,NE2,E3,S1", "W2," + order[5])) == first
+    # Another deal seed shuffles differently (over a few seeds, not always the same first card).
+    assert len({Dealer(seed=s).card(a) for s in range(10)}) > 1
+
+
+def test_eager_reshuffles_are_counted():
+    pos = rosen.Position.new(2)
+    agents = (RandomAgent(seed=1), RandomAgent(seed=2))
+    record = play_game(*agents, seed=2)
+    dealer = Dealer(2)
+    for move in record.moves:
+        after = pos.play(move)
+        if move.startswith("draw"):
+            assert move == "draw:" + dealer.card(pos)
+            dealer.observe(pos, after)
+        pos = after
+    assert dealer.reshuffles >= 1
+
+
+@pytest.mark.parametrize("players,reshuffle", [(2, "eager"), (2, "lazy"), (4, "eager"), (4, "lazy")])
+def test_records_replay_to_the_same_result(players, reshuffle, tmp_path):
+    path = tmp_path / "games.jsonl"
+    code = main(["match", "greedy", "random", "--games", "6", "--seed", "3", "--players", str(players),
+                 "--reshuffle", reshuffle, "--jsonl", str(path), "--progress", "off"])
+    assert code == 0
+    records = read_jsonl(str(path))
+    assert [r["game"] for r in records] == list(range(6))
+    for r in records:
+        assert r["players"] == players and r["reshuffle"] == reshuffle and r["seed"] == 3 + r["pair"]
+        assert all(m != "draw" for m in r["moves"])  # every draw names its card
+        final = replay(r)
+        assert final.winner == r["winner"] and list(final.scores) == r["scores"]
+
+
+def test_replay_detects_a_tampered_record():
+    record = run_match("random", "random", games=2, seed=1).games[0].to_json()
+    assert replay(record).is_terminal
+    bad = dict(record, scores=[record["scores"][0] + 1, record["scores"][1]])
+    with pytest.raises(ValueError, match="scores"):
+        replay(bad)
+    cut = dict(record, moves=record["moves"][:-1])
+    with pytest.raises(ValueError, match="moves"):
+        replay(cut)
+    wrong = dict(record, moves=["pass"] + record["moves"])
+    with pytest.raises(ValueError, match=r"moves\[0\]"):
+        replay(wrong)
+    with pytest.raises(ValueError, match="seed"):
+        replay({"moves": []})
+
+
+class SeatSpy(RandomAgent):
+    """A random agent that notes which seats it was asked to move for."""
+
+    def __init__(self, seed=0):
+        super().__init__(seed)
+        self.seats = set()
+
+    def choose(self, position):
+        self.seats.add(position.turn)
+        return super().choose(position)
+
+
+def test_four_players_a_team_agent_plays_both_seats():
+    red, white = SeatSpy(1), SeatSpy(2)
+    record = play_game(red, white, seed=7, players=4)
+    assert red.seats == {"r1", "r2"} and white.seats == {"w1", "w2"}
+    assert isinstance(record, GameRecord) and replay(record).is_terminal
+
+
+def test_same_seed_same_match_and_threads_do_not_matter():
+    one = run_match("greedy", "random", games=12, seed=42)
+    again = run_match("greedy", "random", games=12, seed=42)
+    threaded = run_match("greedy", "random", games=12, seed=42, threads=3)
+    other = run_match("greedy", "random", games=12, seed=43)
+    moves = [g.moves for g in one.games]
+    assert moves == [g.moves for g in again.games] == [g.moves for g in threaded.games]
+    assert moves != [g.moves for g in other.games]
+    assert one.wdl() == threaded.wdl()
+
+
+def test_sprt_stops_early_and_threads_do_not_change_where():
+    strong = run_match("greedy", "random", games=4000, seed=0, sprt=SPRT(0, 30))
+    assert strong.sprt_decision == "H1" and len(strong.games) < 4000
+    threaded = run_match("greedy", "random", games=4000, seed=0, sprt=SPRT(0, 30), threads=2)
+    assert len(threaded.games) == len(strong.games)
+    weak = run_match("greedy", "random", games=4000, seed=0, sprt=SPRT(300, 400))
+    assert weak.sprt_decision == "H0"
+
+
+def test_totals_add_up():
+    result = run_match("greedy", "random", games=40, seed=1)
+    w, d, l = result.wdl()
+    assert w + d + l == 40
+    rw, rd, rl = result.wdl("red")
+    ww, wd, wl = result.wdl("white")
+    assert (rw + ww, rd + wd, rl + wl) == (w, d, l)
+    penta = result.pentanomial
+    assert sum(penta) == 20
+    points = sum(i * 0.5 * c for i, c in enumerate(penta))
+    assert points == w + d / 2
+    assert result.estimate.score == pytest.approx((w + d / 2) / 40)
+
+
+# --- the command line -----------------------------------------------------------------------
+
+def test_match_command_prints_the_report(capsys):
+    assert main(["match", "greedy", "random", "--games", "20", "--seed", "1"]) == 0
+    out = capsys.readouterr()
+    assert "A: greedy" in out.out and "B: random" in out.out
+    for label in ("W/D/L", "score", "95% [", "elo", "LL", "WW", "A as red", "A as white"):
+        assert label in out.out
+    assert "\r[" not in out.err  # stderr is not a terminal: no progress bar
+
+
+def test_match_command_json_and_sprt(capsys):
+    assert main(["match", "greedy", "random", "--games", "2000", "--sprt", "0,30", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sprt"] == "H1" and data["games"] < 2000
+    assert data["wins"] + data["draws"] + data["losses"] == data["games"]
+    assert main(["match", "greedy", "random", "--games", "2000", "--sprt", "0,30"]) == 0
+    assert "pentanomial GSPRT" in capsys.readouterr().out
+
+
+def test_progress_bar_draws_a_line():
+    import io
+    stream = io.StringIO()
+    run_match("random", "random", games=4, progress=progress_bar(4, stream))
+    assert stream.getvalue().startswith("\r[") and "4/4" in stream.getvalue()
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--games", "3"], "--games"),
+    (["--games", "0"], "--games"),
+    (["--threads", "0"], "--threads"),
+    (["--seed", "-1"], "--seed"),
+    (["--sprt", "10,0"], "--sprt"),
+    (["--sprt", "x"], "--sprt"),
+    (["--alpha", "0.9", "--sprt", "0,10"], "alpha"),
+    (["--players", "3"], "--players"),
+    (["--reshuffle", "never"], "--reshuffle"),
+    (["--jsonl", "/nonexistent/dir/x.jsonl"], "--jsonl"),
+])
+def test_bad_arguments_exit_2_naming_the_option(argv, needle, capsys):
+    assert main(["match", "greedy", "random"] + argv) == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_bad_agent_specs_exit_2_naming_the_agent(capsys):
+    assert main(["match", "alphazero", "random"]) == 2
+    assert "A:" in capsys.readouterr().err
+    assert main(["match", "random", "mcts:depth=2"]) == 2
+    err = capsys.readouterr().err
+    assert "B:" in err and "depth" in err
+
+
+def test_api_arguments_are_checked():
+    with pytest.raises(ValueError, match="games"):
+        run_match("random", "random", games=5)
+    with pytest.raises(TypeError, match="a"):
+        run_match(3, "random")
+    with pytest.raises(ValueError, match="players"):
+        run_match("random", "random", players=3)
+    with pytest.raises(ValueError, match="white"):
+        agent = RandomAgent()
+        play_game(agent, agent)
+
+
+@pytest.mark.skipif(not search_available(), reason="this build has no rosen.Searcher yet")
+def test_mcts_match_reports_search_figures(capsys):
+    assert main(["match", "mcts:iterations=100", "random", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "A search  depth" in out and "playouts/s" in out
+
+
+def test_search_figures_are_reported_per_side(monkeypatch, capsys):
+    import fake_search
+    fake_search.install(monkeypatch)
+    result = run_match("mcts:iterations=400", "random", games=2, seed=4)
+    a, b = result.side_stats("a"), result.side_stats("b")
+    assert a.moves > 0 and b.moves == 0
+    assert a.mean_depth == 3.0 and a.nps == pytest.approx(40_000.0)  # 400 playouts per 10 ms
+    assert result.games[0].to_json()["stats"]["red"]["nodes"] == 500 * result.games[0].stats["red"].moves
+    assert main(["match", "mcts:iterations=400", "random", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "A search  depth 3.0  nps 40,000 (playouts/s)  10 ms/move  400 playouts/move" in out
+    assert "B search" not in out
+
+
+def test_a_record_names_the_agent_seeds_so_a_game_can_be_played_again():
+    from rosen.agents import parse_agent_spec
+    record = run_match("greedy", "random", games=2, seed=8).games[1]  # A (greedy) is white
+    seeds = record.to_json()["agent_seeds"]
+    again = play_game(parse_agent_spec("random").build(seeds["b"]), parse_agent_spec("greedy").build(seeds["a"]),
+                      seed=record.seed)
+    assert again.moves == record.moves
+
+
+def test_a_jsonl_file_summarises_to_the_same_match(tmp_path):
+    from rosen.match import jsonl_writer, summarise_jsonl
+    path = tmp_path / "m.jsonl"
+    with open(path, "w") as f:
+        played = run_match("greedy", "random", games=10, seed=2, on_game=jsonl_writer(f))
+    again = summarise_jsonl(str(path))
+    assert again.wdl() == played.wdl() and again.pentanomial == played.pentanomial
+    assert (again.a, again.b, again.seed) == ("greedy", "random", 2)
+    assert [g.moves for g in again.games] == [g.moves for g in played.games]
+    (tmp_path / "empty.jsonl").write_text("")
+    with pytest.raises(ValueError, match="no games"):
+        summarise_jsonl(str(tmp_path / "empty.jsonl"))
+
+
+def test_ctrl_c_keeps_the_pairs_played_so_far():
+    def interrupt_after_two_pairs(result):
+        if len(result.games) == 4:
+            raise KeyboardInterrupt
+
+    result = run_match("greedy", "random", games=20, progress=interrupt_after_two_pairs, stop_on_interrupt=True)
+    assert result.interrupted and len(result.games) == 4
+    assert "interrupted" in result.summary()
+    with pytest.raises(KeyboardInterrupt):
+        run_match("greedy", "random", games=20, progress=interrupt_after_two_pairs)

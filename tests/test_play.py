@@ -1,0 +1,137 @@
+"""``rosen play`` driven end to end through ``main(argv)`` with scripted input."""
+import argparse
+import io
+import os
+import re
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for fake_search
+
+from rosen.agents import search_available
+from rosen.cli import main
+from rosen.cli_play import play_session
+from rosen.game import ALL_CARDS
+
+# Every move text there is. Tried in turn, the first legal one is played and each illegal one gets
+# the error message and the question again -- so this script finishes any game.
+EVERY_MOVE = list(ALL_CARDS) + ["H:" + c for c in ALL_CARDS] + ["draw", "pass"]
+
+
+def script(*first_lines, rounds=200):
+    return "\n".join(list(first_lines) + EVERY_MOVE * rounds) + "\n"
+
+
+def run_play(monkeypatch, capsys, argv, text):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    code = main(["play"] + argv)
+    return code, capsys.readouterr()
+
+
+def test_a_whole_game_with_a_bad_move_legal_and_hint(monkeypatch, capsys):
+    code, out = run_play(monkeypatch, capsys, ["--engine", "greedy", "--seed", "3"],
+                         script("X9", "N1", "legal", "hint"))
+    assert code == 0
+    text = out.out
+    assert "'X9' is not a move" in text
+    # Deal 3 gives red N2 SE1 SW3 NW1 NW2: N1 is well formed but not in hand, and draw needs a free slot.
+    assert "'N1' is not legal here (illegal move N1; legal moves: N2, SE1, SW3, NW1, NW2)" in text
+    assert re.search(r"legal moves: (\S+ )+", text)
+    assert ("engine analysis" in text) if search_available() else ("no search" in text)
+    assert "Red to move" in text and "    a b c d e f g h i" in text  # the board is drawn
+    assert re.search(r"You \(r\) drew [NESW]{1,2}[123]\.", text)
+    assert re.search(r"The engine \(w\) (played|drew) ", text)
+    assert re.search(r"Final score: red \d+, white \d+\. (Red wins|White wins|The game is a draw)", text)
+
+
+def test_quit_and_end_of_input(monkeypatch, capsys):
+    code, out = run_play(monkeypatch, capsys, ["--engine", "random"], "legal\nquit\n")
+    assert code == 0 and "You quit the game." in out.out and "Final score" not in out.out
+    code, out = run_play(monkeypatch, capsys, ["--engine", "random"], "")  # EOF counts as quit
+    assert code == 0 and "You quit the game." in out.out
+
+
+def test_playing_white_the_engine_opens(monkeypatch, capsys):
+    code, out = run_play(monkeypatch, capsys, ["--engine", "greedy", "--colour", "white"], "quit\n")
+    assert code == 0
+    assert "You play white" in out.out
+    assert re.search(r"The engine \(r\) played \S+\.", out.out)
+
+
+def test_four_players_you_play_both_seats_of_your_team(monkeypatch, capsys):
+    code, out = run_play(monkeypatch, capsys, ["--engine", "greedy", "--players", "4", "--seed", "2"], script())
+    assert code == 0
+    assert "your move (r1)> " in out.out and "your move (r2)> " in out.out
+    assert "your move (w1)" not in out.out
+    assert re.search(r"The engine \(w1\) ", out.out) and re.search(r"The engine \(w2\) ", out.out)
+    assert "Final score" in out.out
+
+
+def test_injected_input_and_output():
+    lines = iter(["help", "board", "quit"])
+    prompts = []
+
+    def fake_input(prompt):
+        prompts.append(prompt)
+        return next(lines)
+
+    out = io.StringIO()
+    args = argparse.Namespace(colour="red", iterations=None, seconds=None, seed=1, players=2, reshuffle="lazy",
+                              engine="random")
+    assert play_session(args, input_fn=fake_input, out=out) == 0
+    assert prompts == ["your move (r)> "] * 3
+    assert "H:N2 (hero with a card)" in out.getvalue() and "You quit" in out.getvalue()
+
+
+def test_typed_draw_card_is_refused(monkeypatch, capsys):
+    # A person draws from the pile; naming the card is not allowed.
+    code, out = run_play(monkeypatch, capsys, ["--engine", "greedy"], "draw:N1\nquit\n")
+    assert code == 0 and "type a plain 'draw'" in out.out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--iterations", "0"], "--iterations"),
+    (["--seconds", "0"], "--seconds"),
+    (["--colour", "blue"], "--colour"),
+    (["--players", "3"], "--players"),
+    (["--engine", "deep-blue"], "--engine"),
+    (["--iterations", "10", "--seconds", "1"], "--seconds"),
+])
+def test_bad_arguments_exit_2_naming_the_option(argv, needle, monkeypatch, capsys):
+    code, out = run_play(monkeypatch, capsys, argv, "quit\n")
+    assert code == 2
+    assert needle in out.err
+
+
+@pytest.mark.skipif(not search_available(), reason="this build has no rosen.Searcher yet")
+def test_against_mcts_with_hint(monkeypatch, capsys):
+    code, out = run_play(monkeypatch, capsys, ["--iterations", "50", "--seed", "5"], script("hint"))
+    assert code == 0
+    assert "engine analysis" in out.out and "visits" in out.out and "pv:" in out.out
+    assert re.search(r"expected margin +[-+]\d+\.\d  line \S+ \S+", out.out)  # each move's own line
+    assert "MCTSAgent" in out.out and "Final score" in out.out
+
+
+def test_hint_shows_the_analysis_and_the_default_engine_searches(monkeypatch, capsys):
+    import fake_search
+    fake_search.install(monkeypatch)
+    code, out = run_play(monkeypatch, capsys, ["--iterations", "400", "--seed", "3"], "hint\nquit\n")
+    assert code == 0
+    assert "against MCTSAgent(iterations=400, seed=3)" in out.out
+    assert "engine analysis: 400 iterations, depth 3.0, win rate 62.5% for the side to move" in out.out
+    assert re.search(r"\n  \S+ +visits +300  win rate  62\.5%  expected margin   \+0\.0\n", out.out)
+    assert "  pv: " in out.out
+    code, out = run_play(monkeypatch, capsys, ["--seconds", "0.5", "--colour", "white"], "quit\n")
+    assert "MCTSAgent(iterations=0, time_ms=500, seed=0)" in out.out
+
+
+def test_ctrl_c_at_the_prompt_quits():
+    def interrupted(prompt):
+        raise KeyboardInterrupt
+
+    out = io.StringIO()
+    args = argparse.Namespace(colour="red", iterations=None, seconds=None, seed=0, players=2, reshuffle="eager",
+                              engine="greedy")
+    assert play_session(args, input_fn=interrupted, out=out) == 0
+    assert out.getvalue().endswith("You quit the game.\n")
