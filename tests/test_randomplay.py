@@ -80,6 +80,5 @@ def test_cli_randomplay_json(capsys):
 def test_cli_bad_arguments_exit_2(capsys):
     assert main(["randomplay", "--games", "0"]) == 2
     assert "games" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as info:
-        main(["randomplay", "--players", "3"])
-    assert info.value.code == 2
+    assert main(["randomplay", "--players", "3"]) == 2
+    assert "--players" in capsys.readouterr().err
