@@ -1,17 +1,13 @@
 """Agents (python/rosen/agents.py): legal moves, greedy's choice, seeding, the spec parser."""
-import os
 import random
-import sys
 
 import pytest
 
 import rosen
 from rosen.agents import (Agent, AgentSpec, GreedyAgent, MCTSAgent, MoveStats, RandomAgent, parse_agent,
-                          parse_agent_spec, search_available)
+                          parse_agent_spec)
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for fake_search
 
-needs_search = pytest.mark.skipif(not search_available(), reason="this build has no rosen.Searcher yet")
 
 # Red to move, crown on e2 (a red token); a1-d1 and f1-i1 are red. S1 lands on e1 and joins all ten
 # red tokens into one territory (100 points); every other card scores far less.
@@ -135,14 +131,6 @@ def test_spec_parser_rejects_non_strings():
         parse_agent_spec(42)
 
 
-def test_mcts_without_search_is_a_clear_error():
-    if search_available():
-        pytest.skip("this build has the search")
-    with pytest.raises(ValueError, match="Searcher"):
-        MCTSAgent(iterations=10)
-
-
-@needs_search
 def test_mcts_agent_returns_legal_moves_and_reports_stats():
     agent = MCTSAgent(iterations=200, seed=1)
     pos = rosen.Position.new(seed=3)
@@ -158,42 +146,48 @@ def test_mcts_agent_returns_legal_moves_and_reports_stats():
     assert agent.last_stats is None
 
 
-@needs_search
 def test_mcts_agent_finds_the_joining_move():
     pos = rosen.Position(JOIN_POSITION)
     assert str(MCTSAgent(iterations=1000, seed=0).choose(pos)) == "S1"
 
 
-# --- the MCTS agent's plumbing, against a stand-in search (tests/fake_search.py) -------------
-
-def test_mcts_agent_keeps_one_searcher_and_reports_its_figures(monkeypatch):
-    import fake_search
-    fake_search.install(monkeypatch)
+def test_mcts_agent_keeps_one_searcher_and_reports_its_figures():
     agent = parse_agent("mcts:iterations=400,rollout=random", seed=5)
     assert isinstance(agent, MCTSAgent)
     assert agent.params == {"iterations": 400, "rollout": "random", "seed": 5}
+    searcher = agent._searcher
     pos = rosen.Position.new(seed=1)
     for _ in range(3):
         move = agent.choose(pos.hide_pile_order())
         assert pos.is_legal(move)
+        assert agent._searcher is searcher  # one searcher for the game: its tree survives
         pos = pos.play(move if str(move) != "draw" else "draw:" + pos.draw_pile[0])
-    assert len(fake_search.FakeSearcher.instances) == 1  # the tree survives between moves
-    assert fake_search.FakeSearcher.instances[0].searches == 3
-    assert agent.last_stats == MoveStats(depth=3.0, seldepth=7, nodes=500, iterations=400, time_ms=10.0)
+    stats = agent.last_stats
+    assert stats.iterations == 400 and stats.nodes > 0 and stats.depth > 0 and stats.seldepth >= stats.depth
+    assert stats.time_ms > 0 and stats.nps > 0
     agent.reset()
-    assert fake_search.FakeSearcher.instances[0].resets == 1 and agent.last_stats is None
+    assert agent.last_stats is None
     assert repr(agent) == "MCTSAgent(iterations=400, rollout='random', seed=5)"
 
 
-def test_mcts_spec_values_are_checked_by_the_search(monkeypatch):
-    import fake_search
-    fake_search.install(monkeypatch)
+def test_mcts_spec_values_are_checked_by_the_search():
     with pytest.raises(ValueError, match="iterations"):
         parse_agent_spec("mcts:iterations=-3")
+    with pytest.raises(ValueError, match="rollout"):
+        parse_agent_spec("mcts:rollout=clever")
     parse_agent_spec("mcts:temperature=2.5,hero_cost=10")
 
 
-@needs_search
+def test_engine_spec_needs_a_command_and_a_budget():
+    with pytest.raises(ValueError, match="command"):
+        parse_agent_spec("engine:nodes=100")
+    with pytest.raises(ValueError, match="nodes=N or movetime"):
+        parse_agent_spec("engine:command=rosen engine")
+    with pytest.raises(ValueError, match="unknown option"):
+        parse_agent_spec("engine:command=rosen engine,nodes=5,depth=3")
+    assert str(parse_agent_spec("engine:command=rosen engine,nodes=100")) == "engine:command=rosen engine,nodes=100"
+
+
 def test_mcts_agent_reuses_its_tree_between_moves():
     from rosen.game import play_game
 

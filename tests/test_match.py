@@ -1,15 +1,14 @@
 """Match runner (python/rosen/match.py, game.py, matchstats.py) and ``rosen match``."""
 import json
 import math
-import os
+import re
 import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for fake_search
 
 import rosen
-from rosen.agents import RandomAgent, search_available
+from rosen.agents import RandomAgent
 from rosen.cli import main
 from rosen.game import Dealer, GameRecord, play_game, replay
 from rosen.match import progress_bar, read_jsonl, run_match
@@ -312,25 +311,32 @@ def test_api_arguments_are_checked():
         play_game(agent, agent)
 
 
-@pytest.mark.skipif(not search_available(), reason="this build has no rosen.Searcher yet")
 def test_mcts_match_reports_search_figures(capsys):
     assert main(["match", "mcts:iterations=100", "random", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "A search  depth" in out and "playouts/s" in out
 
 
-def test_search_figures_are_reported_per_side(monkeypatch, capsys):
-    import fake_search
-    fake_search.install(monkeypatch)
+def test_search_figures_are_reported_per_side(capsys):
     result = run_match("mcts:iterations=400", "random", games=2, seed=4)
     a, b = result.side_stats("a"), result.side_stats("b")
     assert a.moves > 0 and b.moves == 0
-    assert a.mean_depth == 3.0 and a.nps == pytest.approx(40_000.0)  # 400 playouts per 10 ms
-    assert result.games[0].to_json()["stats"]["red"]["nodes"] == 500 * result.games[0].stats["red"].moves
+    assert a.mean_depth > 0 and a.nps > 0
+    stats = result.games[0].to_json()["stats"]
+    searching = stats["red"] if result.games[0].extra["a_colour"] == "red" else stats["white"]
+    assert searching["nodes"] >= 400 * searching["moves"]  # each search grows its tree
     assert main(["match", "mcts:iterations=400", "random", "--games", "2"]) == 0
     out = capsys.readouterr().out
-    assert "A search  depth 3.0  nps 40,000 (playouts/s)  10 ms/move  400 playouts/move" in out
+    assert re.search(r"A search  depth \d+\.\d  nps [\d,]+ \(playouts/s\)  \d+ ms/move  400 playouts/move", out)
     assert "B search" not in out
+
+
+def test_two_engine_commands_play_a_match_through_the_protocol():
+    command = f"{sys.executable} -m rosen engine"
+    result = run_match(f"engine:command={command},nodes=300", "greedy", games=2, seed=6)
+    assert len(result.games) == 2
+    for record in result.games:
+        assert rosen.game.replay(record.to_json()).winner == record.winner
 
 
 def test_a_record_names_the_agent_seeds_so_a_game_can_be_played_again():

@@ -1,15 +1,12 @@
 """``rosen play`` driven end to end through ``main(argv)`` with scripted input."""
 import argparse
 import io
-import os
 import re
 import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # for fake_search
 
-from rosen.agents import search_available
 from rosen.cli import main
 from rosen.cli_play import play_session
 from rosen.game import ALL_CARDS
@@ -38,7 +35,7 @@ def test_a_whole_game_with_a_bad_move_legal_and_hint(monkeypatch, capsys):
     # Deal 3 gives red N2 SE1 SW3 NW1 NW2: N1 is well formed but not in hand, and draw needs a free slot.
     assert "'N1' is not legal here (illegal move N1; legal moves: N2, SE1, SW3, NW1, NW2)" in text
     assert re.search(r"legal moves: (\S+ )+", text)
-    assert ("engine analysis" in text) if search_available() else ("no search" in text)
+    assert "engine analysis" in text
     assert "Red to move" in text and "    a b c d e f g h i" in text  # the board is drawn
     assert re.search(r"You \(r\) drew [NESW]{1,2}[123]\.", text)
     assert re.search(r"The engine \(w\) (played|drew) ", text)
@@ -104,7 +101,6 @@ def test_bad_arguments_exit_2_naming_the_option(argv, needle, monkeypatch, capsy
     assert needle in out.err
 
 
-@pytest.mark.skipif(not search_available(), reason="this build has no rosen.Searcher yet")
 def test_against_mcts_with_hint(monkeypatch, capsys):
     code, out = run_play(monkeypatch, capsys, ["--iterations", "50", "--seed", "5"], script("hint"))
     assert code == 0
@@ -114,13 +110,12 @@ def test_against_mcts_with_hint(monkeypatch, capsys):
 
 
 def test_hint_shows_the_analysis_and_the_default_engine_searches(monkeypatch, capsys):
-    import fake_search
-    fake_search.install(monkeypatch)
     code, out = run_play(monkeypatch, capsys, ["--iterations", "400", "--seed", "3"], "hint\nquit\n")
     assert code == 0
     assert "against MCTSAgent(iterations=400, seed=3)" in out.out
-    assert "engine analysis: 400 iterations, depth 3.0, win rate 62.5% for the side to move" in out.out
-    assert re.search(r"\n  \S+ +visits +300  win rate  62\.5%  expected margin   \+0\.0\n", out.out)
+    assert re.search(r"engine analysis: 400 iterations, depth \d+\.\d, win rate \d+\.\d% for the side to move",
+                     out.out)
+    assert re.search(r"\n  \S+ +visits +\d+  win rate +\d+\.\d%  expected margin +[-+]\d+\.\d", out.out)
     assert "  pv: " in out.out
     code, out = run_play(monkeypatch, capsys, ["--seconds", "0.5", "--colour", "white"], "quit\n")
     assert "MCTSAgent(iterations=0, time_ms=500, seed=0)" in out.out

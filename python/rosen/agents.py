@@ -14,12 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Protocol, runtime_checkable
 
 from . import _core
+from .search import Searcher, SearchParams
 
-#: Keyword arguments of ``rosen.SearchParams`` an ``mcts:`` spec may set, as far as this module
-#: knows them; when the search is built, :func:`search_options` asks ``SearchParams`` itself.
-SEARCH_OPTIONS = ("iterations", "time_ms", "exploration", "rollout", "rollout_cutoff", "reward",
-                  "margin_weight", "threads", "seed", "max_nodes", "temperature", "hero_cost", "draw_value",
-                  "eval_scale")
+#: Options an ``engine:`` spec takes: the command line, a budget per move, and engine options.
+ENGINE_OPTIONS = ("command", "nodes", "movetime", "threads", "seed")
 
 
 @dataclass(frozen=True)
@@ -149,11 +147,8 @@ class MCTSAgent:
         unknown = sorted(set(params) - set(options))
         if unknown:
             raise ValueError(f"{unknown[0]}: not a search option; expected one of {', '.join(options)}")
-        searcher_cls = _searcher_class()
-        if searcher_cls is None:
-            raise ValueError("mcts: this build of rosen has no search (rosen.Searcher is missing)")
         self.params: Dict[str, Any] = dict(params)
-        self._searcher = searcher_cls(**self.params)
+        self._searcher = Searcher(**self.params)
         self.last_stats: Optional[MoveStats] = None
         self.last_result = None
 
@@ -179,38 +174,14 @@ class MCTSAgent:
         return f"MCTSAgent({args})"
 
 
-def _searcher_class():
-    # Looked up at call time on the package, which may wrap the C++ class in Python.
-    import rosen
-
-    return getattr(rosen, "Searcher", None)
-
-
-def _search_params_class():
-    import rosen
-
-    return getattr(rosen, "SearchParams", None)
-
-
 def search_options() -> tuple:
-    """The option names an ``mcts:`` spec accepts: ``SearchParams``' fields when it exists."""
-    params_cls = _search_params_class()
-    if params_cls is not None:
-        try:
-            return tuple(params_cls().as_dict())
-        except (AttributeError, TypeError):  # a SearchParams without as_dict(): fall back
-            pass
-    return SEARCH_OPTIONS
-
-
-def search_available() -> bool:
-    """True when this build has the MCTS search (``rosen.Searcher``)."""
-    return _searcher_class() is not None
+    """The option names an ``mcts:`` spec accepts: the fields of ``rosen.SearchParams``."""
+    return tuple(SearchParams().as_dict())
 
 
 # --- agent specs ----------------------------------------------------------------------------
 
-_KINDS = ("random", "greedy", "mcts")
+_KINDS = ("random", "greedy", "mcts", "engine")
 
 
 def _parse_value(text: str) -> Any:
@@ -238,17 +209,22 @@ class AgentSpec:
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise ValueError(f"agent: unknown kind {self.kind!r}; expected one of {', '.join(_KINDS)}")
-        allowed = search_options() if self.kind == "mcts" else ("seed",)
+        allowed = {"mcts": search_options(), "engine": ENGINE_OPTIONS}.get(self.kind, ("seed",))
         for key in self.options:
             if key not in allowed:
                 raise ValueError(f"agent {self.kind}: unknown option {key!r}; expected one of {', '.join(allowed)}")
-        params_cls = _search_params_class()
-        if self.kind == "mcts" and params_cls is not None:
+        if self.kind == "mcts":
             # Let the search check the values now (iterations=-1, rollout=foo), not mid-match.
             try:
-                params_cls(**self.options)
+                SearchParams(**self.options)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"agent mcts: {exc}") from None
+        if self.kind == "engine":
+            if not isinstance(self.options.get("command"), str):
+                raise ValueError("agent engine: expected command=<engine command line>, e.g. "
+                                 "engine:command=rosen engine,nodes=2000")
+            if "nodes" not in self.options and "movetime" not in self.options:
+                raise ValueError("agent engine: give nodes=N or movetime=MS (or both)")
 
     def build(self, seed: int = 0) -> Agent:
         """A new agent for one game; ``seed`` is used unless the spec fixes its own."""
@@ -258,6 +234,8 @@ class AgentSpec:
             return RandomAgent(**options)
         if self.kind == "greedy":
             return GreedyAgent(**options)
+        if self.kind == "engine":
+            return _engine_agent(options)
         return MCTSAgent(**options)
 
     def __str__(self) -> str:
@@ -269,8 +247,22 @@ class AgentSpec:
         return f"parse_agent_spec({str(self)!r})"
 
 
+def _engine_agent(options: Dict[str, Any]) -> Agent:
+    """An agent that asks an engine process (rosen's or any other speaking PROTOCOL.md)."""
+    import shlex
+
+    from .engine_client import EngineAgent
+
+    engine_options = {"Seed": options["seed"] % 2**31}
+    if "threads" in options:
+        engine_options["Threads"] = options["threads"]
+    return EngineAgent(shlex.split(options["command"]), nodes=options.get("nodes"), movetime=options.get("movetime"),
+                       options=engine_options, name=f"engine:{options['command']}")
+
+
 def parse_agent_spec(text: str) -> AgentSpec:
-    """Read ``kind[:key=value,...]``, e.g. ``random``, ``greedy:seed=2``, ``mcts:iterations=1000``."""
+    """Read ``kind[:key=value,...]``, e.g. ``random``, ``greedy:seed=2``, ``mcts:iterations=1000``,
+    ``engine:command=rosen engine,nodes=2000`` (any engine command speaking PROTOCOL.md)."""
     if not isinstance(text, str):
         raise TypeError(f"agent: expected a str like 'mcts:iterations=1000', got {type(text).__name__}")
     kind, _, rest = text.strip().partition(":")

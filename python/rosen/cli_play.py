@@ -11,8 +11,9 @@ import sys
 from typing import Callable, Optional, TextIO
 
 from . import _core
-from .agents import Agent, parse_agent_spec, search_available
+from .agents import Agent, MCTSAgent, parse_agent_spec
 from .game import Dealer, colour_of_turn
+from .search import search
 
 HELP = ("moves: N2 (play a card), H:N2 (hero with a card), draw, pass -- case does not matter\n"
         "commands: legal (list the legal moves), hint (engine analysis), board, help, quit")
@@ -31,8 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="2, or 4 for the team variant where you play both seats of your colour")
     p.add_argument("--reshuffle", choices=("eager", "lazy"), default="eager", help="reshuffle rule (R7)")
     p.add_argument("--engine", metavar="SPEC",
-                   help="the opponent as an agent spec (default: mcts with the strength above; "
-                        "greedy if this build has no search)")
+                   help="the opponent as an agent spec, e.g. greedy or engine:command=...,nodes=2000 "
+                        "(default: mcts with the strength above)")
     p.set_defaults(run=run)
 
 
@@ -54,20 +55,12 @@ def make_engine(args: argparse.Namespace) -> Agent:
             return parse_agent_spec(args.engine).build(args.seed)
         except ValueError as exc:
             raise ValueError(f"--engine: {exc}") from None
-    if search_available():
-        from .agents import MCTSAgent
-
-        return MCTSAgent(**search_params(args))
-    return parse_agent_spec("greedy").build(args.seed)
+    return MCTSAgent(**search_params(args))
 
 
 def describe_analysis(position: _core.Position, params: dict, *, top: int = 5) -> str:
     """The engine's view of ``position``: best moves with visits and win rates, and the PV."""
-    import rosen
-
-    if not hasattr(rosen, "search"):
-        return "hint: this build of rosen has no search"
-    result = rosen.search(position.hide_pile_order(), **params)
+    result = search(position.hide_pile_order(), **params)
     # moves come most visited first; move_pvs (newer searches) holds each one's own line.
     lines_per_move = getattr(result, "move_pvs", None) or [[] for _ in result.moves]
     lines = [f"engine analysis: {result.iterations} iterations, depth {result.depth:.1f}, "

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from ._core import Move, Position
+from .agents import MoveStats
 
 Command = Union[str, Sequence[str]]
 
@@ -301,22 +302,6 @@ class EngineClient:
         return f"EngineClient({' '.join(self.command)!r}, running={self.returncode is None})"
 
 
-@dataclass(frozen=True)
-class EngineStats:
-    """Figures of one engine decision, named as the match runner's MoveStats names them:
-    ``nodes`` are tree nodes, ``iterations`` playouts (the protocol's `nodes`)."""
-
-    depth: float = 0.0
-    seldepth: int = 0
-    nodes: int = 0
-    iterations: int = 0
-    time_ms: float = 0.0
-
-    @property
-    def nps(self) -> float:
-        return self.iterations * 1000.0 / self.time_ms if self.time_ms > 0 else 0.0
-
-
 class EngineAgent:
     """A match agent that asks an engine process for each move.
 
@@ -336,7 +321,7 @@ class EngineAgent:
         self.client = EngineClient(command, options=options, timeout=timeout)
         budget = f"nodes={nodes}" if nodes is not None else f"movetime={movetime}"
         self.name = name or f"engine:{' '.join(self.client.command)}:{budget}"
-        self.last_stats: Optional[EngineStats] = None
+        self.last_stats: Optional[MoveStats] = None
         self.last_info: Optional[Analysis] = None
 
     def choose(self, position: Position) -> Move:
@@ -346,7 +331,7 @@ class EngineAgent:
             raise EngineError(f"engine: {self.name} answered {result.move} in {position.fen(hide_pile_order=True)}")
         root = result.info.root
         self.last_info = result.info
-        self.last_stats = EngineStats(depth=root.get("depth", 0.0), seldepth=root.get("seldepth", 0),
+        self.last_stats = MoveStats(depth=root.get("depth", 0.0), seldepth=root.get("seldepth", 0),
                                       nodes=root.get("tree", 0), iterations=root.get("nodes", 0),
                                       time_ms=float(root.get("time", 0)))
         return result.move

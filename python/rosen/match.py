@@ -159,12 +159,23 @@ def play_pair(a: AgentSpec, b: AgentSpec, *, seed: int, pair: int, players: int 
         seed_a, seed_b = _mix(seed, game, 1) >> 1, _mix(seed, game, 2) >> 1
         a_red = game % 2 == 0
         red, white = (a.build(seed_a), b.build(seed_b)) if a_red else (b.build(seed_b), a.build(seed_a))
-        rec = play_game(red, white, seed=deal, players=players, reshuffle=reshuffle,
-                        red_name=str(a if a_red else b), white_name=str(b if a_red else a))
+        try:
+            rec = play_game(red, white, seed=deal, players=players, reshuffle=reshuffle,
+                            red_name=str(a if a_red else b), white_name=str(b if a_red else a))
+        finally:
+            _close(red, white)
         rec.extra = {"game": game, "pair": pair, "a_colour": "red" if a_red else "white",
                      "agent_seeds": {"a": seed_a, "b": seed_b}}
         records.append(rec)
     return records[0], records[1]
+
+
+def _close(*agents) -> None:
+    """Agents that hold a resource (an engine process) give it back after their game."""
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if close is not None:
+            close()
 
 
 def _check_int(name: str, value, low: int) -> int:
@@ -199,7 +210,7 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
         raise ValueError(f"reshuffle: expected 'eager' or 'lazy', got {reshuffle!r}")
     for name, spec in (("a", spec_a), ("b", spec_b)):
         try:
-            spec.build(0)  # fail now (no search in this build, say), not inside a worker
+            _close(spec.build(0))  # fail now (a bad option, an engine that will not start), not in a worker
         except ValueError as exc:
             raise ValueError(f"{name}: {exc}") from None
 
