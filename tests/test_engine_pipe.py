@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 import time
 
 import pytest
@@ -103,3 +104,22 @@ def test_client_raises_engine_errors(client):
         client.set_position("startpos", ["N9"])
     client.sync()  # still in step afterwards
     assert client.play("startpos seed 4", nodes=50).move is not None
+
+
+def test_main_engine_subcommand_in_process(monkeypatch):
+    # `rosen engine` through the CLI's main(argv), with stdin/stdout replaced by byte buffers.
+    import io
+    import types
+
+    from rosen.cli import main
+
+    commands = b"ugi\nisready\nposition startpos seed 1\ngo nodes 300\n"
+    out = io.BytesIO()
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(commands)))
+    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(buffer=out))
+    assert main(["engine"]) == 0
+    lines = out.getvalue().decode().splitlines()
+    assert "ugiok" in lines and "readyok" in lines
+    best = [line for line in lines if line.startswith("bestmove ")]
+    assert len(best) == 1
+    assert rosen.Position.new(1).is_legal(best[0].split()[1])
