@@ -1,17 +1,7 @@
 """Positions shared by the search tests."""
 from __future__ import annotations
 
-
-def _rank(row: str) -> str:
-    out, run = "", 0
-    for c in row:
-        if c == ".":
-            run += 1
-            continue
-        if run:
-            out, run = out + str(run), 0
-        out += c
-    return out + (str(run) if run else "")
+from conftest import board_ranks
 
 
 def win_in_one_fen() -> str:
@@ -37,7 +27,7 @@ def win_in_one_fen() -> str:
             if (f + r) % 2 == 1 and reds < 7:
                 board[r][f] = "r"
                 reds += 1
-    ranks = "/".join(_rank("".join(board[r])) for r in range(8, -1, -1))
+    ranks = board_ranks({r + 1: "".join(board[r]) for r in range(9)})
     return f"{ranks} e2 r N1,S1 N2,E2,W2,S2,E3 0 0 - *"
 
 
