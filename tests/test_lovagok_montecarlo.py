@@ -84,48 +84,45 @@ def test_L10_castle_attack_matches_simulation_of_both_sides():
     assert_within_4se(wins, n, attack.p_take)
 
 
-def test_L11_tournament_matches_simulation():
-    rng = np.random.default_rng(31)
-    cards = [(), (3,), ()]
-    t = lv.tournament(3, champion=2, dice_cards=cards)
-    organiser = Player(t.organiser)
+def simulate_tournament(organiser, make_chaser, rerolls, rng, n=10000):
+    """Win counts of a 3-player tournament (L11): the organiser rolls, then players 1 and 2 each
+    try to beat the current leader with the policy make_chaser(k, leader) gives them."""
+    first = Player(organiser)
     chasers = {}
-    n = 10000
     wins = np.zeros(3)
     for _ in range(n):
-        leader, who = organiser.play(rng, 3), 0
+        leader, who = first.play(rng, rerolls[0]), 0
         for k in (1, 2):
-            key = (k, leader)
-            if key not in chasers:
-                chasers[key] = Player(lv.Solver.to_beat(leader, dice_cards=cards[k], max_rerolls=t.rerolls[k]), cards[k])
-            r = chasers[key].play(rng, t.rerolls[k])
+            if (k, leader) not in chasers:
+                chasers[(k, leader)] = make_chaser(k, leader)
+            r = chasers[(k, leader)].play(rng, rerolls[k])
             if r > leader:
                 leader, who = r, k
         wins[who] += 1
+    return wins, n
+
+
+def test_L11_tournament_matches_simulation():
+    cards = [(), (3,), ()]
+    t = lv.tournament(3, champion=2, dice_cards=cards)
+    wins, n = simulate_tournament(
+        t.organiser,
+        lambda k, leader: Player(lv.Solver.to_beat(leader, dice_cards=cards[k], max_rerolls=t.rerolls[k]), cards[k]),
+        t.rerolls, np.random.default_rng(31))
     for k in range(3):
         assert_within_4se(wins[k], n, t.p_win[k])
 
 
 def test_L11_win_model_matches_simulation():
     """Three players, model "win": player 1 plays for a lead that player 2 then fails to take."""
-    rng = np.random.default_rng(41)
     t = lv.tournament(3, model="win")
     p2_beats = np.array([lv.p_beat(r, rerolls=2) for r in lv.RESULTS])
     ranks = np.arange(lv.NUM_RESULTS)
-    organiser = Player(t.organiser)
-    chasers = {}
-    n = 10000
-    wins = np.zeros(3)
-    for _ in range(n):
-        leader, who = organiser.play(rng, 3), 0
-        for k in (1, 2):
-            key = (k, leader)
-            if key not in chasers:
-                goal = (ranks > leader.rank) * (1.0 - p2_beats if k == 1 else 1.0)
-                chasers[key] = Player(lv.Solver(goal, max_rerolls=2))
-            r = chasers[key].play(rng, 2)
-            if r > leader:
-                leader, who = r, k
-        wins[who] += 1
+
+    def chaser(k, leader):
+        goal = (ranks > leader.rank) * (1.0 - p2_beats if k == 1 else 1.0)
+        return Player(lv.Solver(goal, max_rerolls=2))
+
+    wins, n = simulate_tournament(t.organiser, chaser, (3, 2, 2), np.random.default_rng(41))
     for k in range(3):
         assert_within_4se(wins[k], n, t.p_win[k])
