@@ -157,6 +157,21 @@ def test_multipv_lines_one_per_candidate(eng):
     visits = [m["visits"] for m in multi]
     assert visits == sorted(visits, reverse=True)
     assert len({m["move"] for m in multi}) == 3
+    # Each candidate carries its own line: it starts with the move, is legal, and stops at the
+    # first draw (whose card is unknown).
+    start = rosen.Position.new(1).hide_pile_order()
+    for m in multi:
+        line = [part for part in block if part.startswith(f"info multipv {m['multipv']} ")][0]
+        pv = line.split(" pv ", 1)[1].split()
+        assert pv[0] == m["move"]
+        assert len(pv) >= 2 or m["visits"] < 100  # a well-visited move has grown a line
+        pos = start
+        for k, move in enumerate(pv):
+            assert pos.is_legal(move)
+            if move == "draw":
+                assert k == len(pv) - 1
+                break
+            pos = pos.play(move)
 
 
 def test_numbers_are_from_the_side_to_move(eng):

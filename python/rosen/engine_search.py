@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
 from . import _core
@@ -46,6 +46,7 @@ class MoveLine:
     winrate: float
     prior: float
     score: float
+    pv: List[str] = field(default_factory=list)  #: this move's own line, cut at the first draw
 
 
 @dataclass
@@ -75,8 +76,7 @@ class SearchSnapshot:
                  f"time {self.time_ms:.0f} winrate {self.winrate:.4f} score {self.score:.2f} tree {self.tree} "
                  f"pv {pv}".rstrip()]
         for k, m in enumerate(self.moves[:multipv], 1):
-            # The search keeps a principal variation for its best move only.
-            line_pv = pv if k == 1 and self.pv else m.move
+            line_pv = " ".join(m.pv) or m.move
             lines.append(f"info multipv {k} move {m.move} visits {m.visits} winrate {m.winrate:.4f} "
                          f"score {m.score:.2f} prior {m.prior:.4f} pv {line_pv}")
         return lines
@@ -147,7 +147,7 @@ class SlicedSearch:
 
 def _snapshot(position: Position, raw, playouts: int, depth_sum: float, seldepth: int,
               time_ms: float) -> SearchSnapshot:
-    moves = [MoveLine(m, v, w, p, s) for (m, v, w, p, s) in raw.moves]
+    moves = [MoveLine(m, v, w, p, s, list(line)) for (m, v, w, p, s), line in zip(raw.moves, raw.move_pvs)]
     # Stopped before the first playout, the best move is the policy's favourite (the root is
     # expanded before any playout). Without root moves at all, the first legal move keeps the
     # answer legal and reproducible.
