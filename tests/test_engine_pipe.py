@@ -88,11 +88,12 @@ def test_rosen_script_entry_point_speaks_the_protocol():
     import sys
     from pathlib import Path
 
+    # The install (README, .ci/run) puts the `rosen` script beside the interpreter or on PATH;
+    # a missing script is an install defect, not a reason to skip.
     script = Path(sys.executable).with_name("rosen")
     if not script.exists():
         script = shutil.which("rosen")
-        if script is None:
-            pytest.skip("no rosen script on PATH")
+    assert script is not None, "the rosen console script is not installed"
     run = subprocess.run([str(script), "engine"], input=b"ugi\nquit\n", capture_output=True, timeout=60)
     assert run.stdout.decode().splitlines()[-1] == "ugiok"
 
