@@ -80,14 +80,15 @@ Move to_move(const py::handle& obj) {
 
 Position play(const Position& pos, const py::handle& move_obj) {
     const Move m = to_move(move_obj);
-    if (!is_legal(pos, m)) {
+    Position next = pos;
+    try {
+        apply_checked(next, m);
+    } catch (const IllegalMoveError&) {
         std::string why = "illegal move " + format_move(m);
         if (is_draw_card(m) && is_legal(pos, kDraw))
             why += ": the draw pile can yield only " + format_cards(drawable_cards(pos));
         raise(g_illegal_move, why + "; legal moves: " + legal_list(pos), "move");
     }
-    Position next = pos;
-    apply_checked(next, m);
     return next;
 }
 

@@ -25,6 +25,15 @@ struct SquareTest {
     uint32_t theirs(uint8_t sq) const { return (theirs_[sq >> 6] >> (sq & 63)) & 1; }
 };
 
+// R7: the discard pile, shuffled, becomes the draw pile. Its order is unknown to everyone, so a
+// later draw takes a uniform card instead of a shuffle being stored.
+void reshuffle_discard(Position& pos) {
+    pos.pile = pos.discard;
+    pos.pile_size = uint8_t(std::popcount(pos.discard));
+    pos.discard = 0;
+    pos.pile_ordered = false;
+}
+
 int next_player(const Position& pos) { return (pos.to_move + 1) % pos.rules.players; }
 
 // R9 can only arise right after a draw (after a play the mover holds fewer cards than the limit
@@ -141,17 +150,12 @@ void apply_move(Position& pos, Move m) {
 }
 
 void apply_draw(Position& pos, int card) {
-    if (pos.pile_size == 0) {  // lazy reshuffle (R7): the discard becomes the pile first
-        pos.pile = pos.discard;
-        pos.pile_size = uint8_t(std::popcount(pos.discard));
-        pos.discard = 0;
-        pos.pile_ordered = false;
-    }
+    if (pos.pile_size == 0) reshuffle_discard(pos);  // lazy (R7): the discard becomes the pile first
     // With a known order the caller guarantees card is the top, so the order array stays valid.
     --pos.pile_size;
     pos.pile &= ~(1u << card);
     pos.hand[pos.to_move] |= 1u << card;
-    if (pos.pile_size == 0 && pos.rules.reshuffle == Reshuffle::Eager) normalise_pile(pos);
+    if (pos.pile_size == 0 && pos.rules.reshuffle == Reshuffle::Eager) reshuffle_discard(pos);
     pos.to_move = uint8_t(next_player(pos));
     if (blocked(pos)) pos.over = true;  // R9
 }
@@ -170,15 +174,10 @@ int deal_card(Position& pos) {
 }
 
 void apply_checked(Position& pos, Move m) {
-    if (m == kDraw) {
-        if (!is_legal(pos, kDraw)) throw IllegalMoveError("draw");
-        Position next = pos;
-        apply_draw(next, deal_card(next));
-        pos = next;
-        return;
-    }
-    if (!is_legal(pos, m)) throw IllegalMoveError("move");
-    if (is_draw_card(m))
+    if (!is_legal(pos, m)) throw IllegalMoveError("illegal move");
+    if (m == kDraw)
+        apply_draw(pos, deal_card(pos));
+    else if (is_draw_card(m))
         apply_draw(pos, move_card(m));
     else
         apply_move(pos, m);
@@ -187,12 +186,7 @@ void apply_checked(Position& pos, Move m) {
 void hide_pile_order(Position& pos) { pos.pile_ordered = false; }
 
 void normalise_pile(Position& pos) {
-    if (pos.rules.reshuffle == Reshuffle::Eager && pos.pile_size == 0 && pos.discard) {
-        pos.pile = pos.discard;
-        pos.pile_size = uint8_t(std::popcount(pos.discard));
-        pos.discard = 0;
-        pos.pile_ordered = false;
-    }
+    if (pos.rules.reshuffle == Reshuffle::Eager && pos.pile_size == 0 && pos.discard) reshuffle_discard(pos);
 }
 
 int score(Bitboard colour) { return analyse_territories(colour).score; }

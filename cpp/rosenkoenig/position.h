@@ -41,7 +41,6 @@ struct Position {
     int token_count() const { return popcount(tokens[0] | tokens[1]); }
     int supply() const { return kTotalTokens - token_count(); }
     Bitboard occupied() const { return tokens[0] | tokens[1]; }
-    int top_card() const { return pile_ordered && pile_size ? order[pile_size - 1] : -1; }
 };
 static_assert(std::is_trivially_copyable_v<Position>, "a Position must clone by memcpy");
 
