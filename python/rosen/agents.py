@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Protocol, runtime_checkable
 
 from . import _core
+from ._checks import check_int
 from .search import Searcher, SearchParams
 
 #: Options an ``engine:`` spec takes: the command line, a budget per move, and engine options.
@@ -57,14 +58,6 @@ class Agent(Protocol):
         """Told every move actually played (draws as ``draw:<card>``), by either side."""
 
 
-def _check_seed(seed: Any) -> int:
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise TypeError(f"seed: expected an int, got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed: expected a non-negative int, got {seed}")
-    return seed
-
-
 def _mover_colour(position: _core.Position) -> int:
     """0 for red, 1 for white: the colour of the player to move ('r', 'w', 'r1', 'w2', ...)."""
     return 0 if position.turn.startswith("r") else 1
@@ -76,7 +69,7 @@ class _SimpleAgent:
     name = "agent"
 
     def __init__(self, seed: int = 0) -> None:
-        self.seed = _check_seed(seed)
+        self.seed = check_int("seed", seed, 0)
         self._rng = random.Random(self.seed)
         self.last_stats: Optional[MoveStats] = None
 

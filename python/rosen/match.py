@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
 
+from ._checks import check_int
 from .agents import AgentSpec, parse_agent_spec
 from .game import GameRecord, SideStats, _mix, play_game
 from .matchstats import SPRT, Estimate, pentanomial_counts, pentanomial_estimate, trinomial_estimate
@@ -178,14 +179,6 @@ def _close(*agents) -> None:
             close()
 
 
-def _check_int(name: str, value, low: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name}: expected an int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{name}: expected at least {low}, got {value}")
-    return value
-
-
 def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, players: int = 2,
               reshuffle: str = "eager", threads: int = 1, sprt: Optional[SPRT] = None,
               on_game: Optional[Callable[[GameRecord], None]] = None,
@@ -199,11 +192,11 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
     and the result (marked ``interrupted``) holds the pairs completed until then.
     """
     spec_a, spec_b = _spec(a, "a"), _spec(b, "b")
-    _check_int("games", games, 2)
+    check_int("games", games, 2)
     if games % 2:
         raise ValueError(f"games: expected an even number (games are colour-swapped pairs), got {games}")
-    _check_int("seed", seed, 0)
-    _check_int("threads", threads, 1)
+    check_int("seed", seed, 0)
+    check_int("threads", threads, 1)
     if players not in (2, 4):
         raise ValueError(f"players: expected 2 or 4, got {players}")
     if reshuffle not in ("eager", "lazy"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from . import _core
+from ._checks import check_int
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,7 @@ def random_play(games: int = 100_000, seed: int = 0, *, players: int = 2, reshuf
 
     Game ``i`` depends only on ``(seed, i)``, so the totals are the same for any ``threads``.
     """
-    for name, value in (("games", games), ("seed", seed), ("players", players), ("threads", threads)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise TypeError(f"{name}: expected an int, got {type(value).__name__}")
-    if games < 1:
-        raise ValueError(f"games: expected a positive number of games, got {games}")
+    check_int("games", games, 1)
+    for name, value in (("seed", seed), ("players", players), ("threads", threads)):
+        check_int(name, value)
     return RandomPlayStats(**_core._random_play(games, seed, players, reshuffle, threads))
