@@ -1,5 +1,5 @@
 // Python face of the Rosenkönig core: Position (immutable: play() returns a new position), Move,
-// batch territory scoring and random-game statistics. Errors become ValueError subclasses.
+// batch territory scoring and random-game statistics. Errors are C++ exceptions (bind_errors.cpp).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -12,70 +12,46 @@
 #include "rosenkoenig/playout.h"
 #include "rosenkoenig/position.h"
 #include "rosenkoenig/territory.h"
+#include "args.h"
 
 namespace py = pybind11;
 using namespace rosen;
 
 namespace {
 
-// Python exception classes, created once at import.
-PyObject* g_rosen_error = nullptr;
-PyObject* g_invalid_position = nullptr;
-PyObject* g_invalid_move = nullptr;
-PyObject* g_illegal_move = nullptr;
+using bindings::int_arg;
+using bindings::text_arg;
+using bindings::uint_arg;
 
-[[noreturn]] void raise(PyObject* type, const std::string& message, const std::string& field) {
-    py::object exc = py::reinterpret_borrow<py::object>(type)(message);
-    exc.attr("field") = field;
-    PyErr_SetObject(type, exc.ptr());
-    throw py::error_already_set();
-}
+constexpr uint64_t kMaxU64 = ~uint64_t(0);
 
-Reshuffle parse_reshuffle(const std::string& name) {
+Reshuffle parse_reshuffle(const py::handle& obj) {
+    const std::string name = text_arg(obj, "reshuffle");
     if (name == "eager") return Reshuffle::Eager;
     if (name == "lazy") return Reshuffle::Lazy;
-    raise(PyExc_ValueError, "reshuffle: expected 'eager' or 'lazy', got '" + name.substr(0, 20) + "'", "reshuffle");
+    throw ArgumentError("reshuffle", "reshuffle: expected 'eager' or 'lazy', got '" + name.substr(0, 20) + "'");
 }
 
 const char* reshuffle_name(Reshuffle r) { return r == Reshuffle::Eager ? "eager" : "lazy"; }
 
-int parse_players(int players) {
-    if (players != 2 && players != 4)
-        raise(PyExc_ValueError, "players: expected 2 or 4, got " + std::to_string(players), "players");
-    return players;
-}
-
-uint64_t parse_seed(const py::int_& seed, const char* field = "seed") {
-    const py::int_ zero(0), limit(py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(~0ull)));
-    if (seed < zero || seed > limit)
-        raise(PyExc_ValueError, std::string(field) + ": expected an integer in 0..2**64-1", field);
-    return seed.cast<uint64_t>();
+Rules rules_of(const py::handle& players, const py::handle& reshuffle) {
+    Rules rules;
+    const int n = int_arg(players, "players", 2, 4);
+    if (n == 3) throw ArgumentError("players", "players: expected 2 or 4, got 3");
+    rules.players = uint8_t(n);
+    rules.reshuffle = parse_reshuffle(reshuffle);
+    return rules;
 }
 
 struct PyMove {
     Move m;
 };
 
-std::string legal_list(const Position& pos) {
-    std::string out;
-    for (Move m : legal_moves(pos)) {
-        if (!out.empty()) out += ", ";
-        out += format_move(m);
-    }
-    return out.empty() ? "none (the game is over)" : out;
-}
-
 Move to_move(const py::handle& obj) {
     if (py::isinstance<PyMove>(obj)) return obj.cast<PyMove>().m;
-    if (py::isinstance<py::str>(obj)) {
-        try {
-            return parse_move(obj.cast<std::string>());
-        } catch (const NotationError& e) {
-            raise(g_invalid_move, e.what(), e.field);
-        }
-    }
-    throw py::type_error("move: expected a str like 'N2' or a rosen.Move, got " +
-                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+    if (!py::isinstance<py::str>(obj))
+        throw ArgumentTypeError("move", "move: expected a str like 'N2' or a rosen.Move, got " + bindings::type_name(obj));
+    return parse_move(text_arg(obj, "move"));
 }
 
 Position play(const Position& pos, const py::handle& move_obj) {
@@ -84,10 +60,7 @@ Position play(const Position& pos, const py::handle& move_obj) {
     try {
         apply_checked(next, m);
     } catch (const IllegalMoveError&) {
-        std::string why = "illegal move " + format_move(m);
-        if (is_draw_card(m) && is_legal(pos, kDraw))
-            why += ": the draw pile can yield only " + format_cards(drawable_cards(pos));
-        raise(g_illegal_move, why + "; legal moves: " + legal_list(pos), "move");
+        throw IllegalMoveError("move", illegal_move_message(pos, m));
     }
     return next;
 }
@@ -98,10 +71,11 @@ std::vector<std::string> card_list(CardMask cards) {
     return out;
 }
 
-Bitboard colour_bits(const Position& pos, const std::string& colour) {
+Bitboard colour_bits(const Position& pos, const py::handle& obj) {
+    const std::string colour = text_arg(obj, "colour");
     if (colour == "red" || colour == "r") return pos.tokens[kRed];
     if (colour == "white" || colour == "w") return pos.tokens[kWhite];
-    raise(PyExc_ValueError, "colour: expected 'red' or 'white', got '" + colour.substr(0, 20) + "'", "colour");
+    throw ArgumentError("colour", "colour: expected 'red' or 'white', got '" + colour.substr(0, 20) + "'");
 }
 
 py::object winner_of(const Position& pos) {
@@ -119,38 +93,30 @@ std::string repr(const Position& pos) {
     return out + ")";
 }
 
-Position from_text(const std::string& text, const std::string& reshuffle, const py::int_& seed) {
+Position from_text(const py::handle& text, const py::handle& reshuffle, const py::handle& seed) {
     const Reshuffle r = parse_reshuffle(reshuffle);
-    const uint64_t s = parse_seed(seed);
-    try {
-        return parse_position(text, r, s);
-    } catch (const NotationError& e) {
-        raise(g_invalid_position, e.what(), e.field);
-    }
+    const uint64_t s = uint_arg(seed, "seed", 0, kMaxU64);
+    return parse_position(text_arg(text, "text"), r, s);
+}
+
+// Pickled state: (position line, reshuffle rule, generator state). Checked like any input.
+Position from_state(const py::handle& state) {
+    if (!py::isinstance<py::tuple>(state) || py::len(state) != 3)
+        throw ArgumentTypeError("state", "state: expected a tuple (position line, reshuffle, generator state), got " +
+                                             bindings::type_name(state));
+    const py::tuple t = py::reinterpret_borrow<py::tuple>(state);
+    Position pos = from_text(t[0], t[1], py::int_(0));
+    pos.rng_state = uint_arg(t[2], "state", 0, kMaxU64);
+    return pos;
 }
 
 }  // namespace
 
 void bind_rosenkoenig(py::module_& m) {
-    g_rosen_error = PyErr_NewExceptionWithDoc("rosen._core.RosenError", "Base class of rosen's errors (a ValueError).",
-                                              PyExc_ValueError, nullptr);
-    g_invalid_position = PyErr_NewExceptionWithDoc("rosen._core.InvalidPositionError",
-                                                   "A position line that does not follow the notation; .field names the part.",
-                                                   g_rosen_error, nullptr);
-    g_invalid_move = PyErr_NewExceptionWithDoc("rosen._core.InvalidMoveError",
-                                               "Move text that is not a move in the notation.", g_rosen_error, nullptr);
-    g_illegal_move = PyErr_NewExceptionWithDoc("rosen._core.IllegalMoveError",
-                                               "A well-formed move that is not legal in the position; the message lists the legal moves.",
-                                               g_rosen_error, nullptr);
-    m.attr("RosenError") = py::handle(g_rosen_error);
-    m.attr("InvalidPositionError") = py::handle(g_invalid_position);
-    m.attr("InvalidMoveError") = py::handle(g_invalid_move);
-    m.attr("IllegalMoveError") = py::handle(g_illegal_move);
-
     py::class_<PyMove>(m, "Move", "A move in RULES.md notation: 'N2', 'H:N2', 'draw', 'draw:NE3' or 'pass'.")
         .def(py::init([](const py::handle& text) {
                  if (!py::isinstance<py::str>(text))
-                     throw py::type_error("move: expected a str like 'N2'");
+                     throw ArgumentTypeError("text", "text: expected a str like 'N2', got " + bindings::type_name(text));
                  return PyMove{to_move(text)};
              }),
              py::arg("text"))
@@ -169,7 +135,12 @@ void bind_rosenkoenig(py::module_& m) {
             return py::str(card_name(move_card(mv.m)));
         }, "The power card the move uses (or the drawn card of 'draw:X'), else None.")
         .def(py::pickle([](const PyMove& mv) { return py::make_tuple(format_move(mv.m)); },
-                        [](const py::tuple& t) { return PyMove{parse_move(t[0].cast<std::string>())}; }));
+                        [](const py::object& state) {
+                            if (!py::isinstance<py::tuple>(state) || py::len(state) != 1)
+                                throw ArgumentTypeError("state", "state: expected a tuple (move text,), got " +
+                                                                     bindings::type_name(state));
+                            return PyMove{to_move(py::reinterpret_borrow<py::tuple>(state)[0])};
+                        }));
 
     py::class_<Position>(m, "Position",
                          "A Rosenkönig position. Immutable from Python: play() returns a new Position.\n\n"
@@ -177,11 +148,9 @@ void bind_rosenkoenig(py::module_& m) {
                          "players, 13 for the 4-player variant); seed drives plain draws from a pile of unknown order.")
         .def(py::init(&from_text), py::arg("text"), py::kw_only(), py::arg("reshuffle") = "eager",
              py::arg("seed") = py::int_(0))
-        .def_static("new", [](const py::int_& seed, int players, const std::string& reshuffle) {
-            Rules rules;
-            rules.players = uint8_t(parse_players(players));
-            rules.reshuffle = parse_reshuffle(reshuffle);
-            return new_game(rules, parse_seed(seed));
+        .def_static("new", [](const py::handle& seed, const py::handle& players, const py::handle& reshuffle) {
+            const Rules rules = rules_of(players, reshuffle);
+            return new_game(rules, uint_arg(seed, "seed", 0, kMaxU64));
         }, py::arg("seed") = py::int_(0), py::kw_only(), py::arg("players") = 2, py::arg("reshuffle") = "eager",
            "A fresh seeded deal (R3): the same seed always deals the same hands and pile.")
         .def("fen", [](const Position& p, bool hide) { return format_position(p, hide); },
@@ -207,12 +176,12 @@ void bind_rosenkoenig(py::module_& m) {
         }, "The cards a draw can yield now with their probabilities (empty if draw is not legal).")
         .def("hide_pile_order", [](const Position& p) { Position q = p; hide_pile_order(q); return q; },
              "The same position with the draw pile's order unknown ('*').")
-        .def("perft", [](const Position& p, int depth) {
-            if (depth < 0 || depth > 12) raise(PyExc_ValueError, "depth: expected 0..12", "depth");
+        .def("perft", [](const Position& p, const py::handle& depth_obj) {
+            const int depth = int_arg(depth_obj, "depth", 0, 12);
             py::gil_scoped_release release;
             return perft(p, depth);
         }, py::arg("depth"), "Number of move sequences of that length, each drawable card a separate branch.")
-        .def("territories", [](const Position& p, const std::string& colour) {
+        .def("territories", [](const Position& p, const py::handle& colour) {
             int sizes[kSquares];
             const int n = territory_sizes(colour_bits(p, colour), sizes);
             return std::vector<int>(sizes, sizes + n);
@@ -221,6 +190,9 @@ void bind_rosenkoenig(py::module_& m) {
         .def_property_readonly("reshuffle", [](const Position& p) { return reshuffle_name(p.rules.reshuffle); })
         .def_property_readonly("turn", [](const Position& p) { return player_name(p.rules, p.to_move); },
                                "The player to move: 'r' or 'w' (2 players); 'r1', 'w1', 'r2' or 'w2' (4 players).")
+        .def_property_readonly("colour_to_move", [](const Position& p) {
+            return colour_of(p.to_move) == kRed ? "red" : "white";
+        }, "The colour of the player (or team, R13) to move: 'red' or 'white'.")
         .def_property_readonly("crown", [](const Position& p) { return square_name(p.crown); })
         .def_property_readonly("hands", [](const Position& p) {
             std::vector<std::vector<std::string>> out;
@@ -277,14 +249,11 @@ void bind_rosenkoenig(py::module_& m) {
             [](const Position& p) {
                 return py::make_tuple(format_position(p), reshuffle_name(p.rules.reshuffle), py::int_(p.rng_state));
             },
-            [](const py::tuple& t) {
-                if (t.size() != 3) throw py::value_error("Position pickle: expected 3 items");
-                return from_text(t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<py::int_>());
-            }));
+            [](const py::object& state) { return from_state(state); }));
 
     m.def("_score_boards", [](py::array_t<int8_t, py::array::c_style> boards) {
         if (boards.ndim() != 3 || boards.shape(1) != kRanks || boards.shape(2) != kFiles)
-            raise(PyExc_ValueError, "boards: expected an array of shape (N, 9, 9)", "boards");
+            throw ArgumentError("boards", "boards: expected an array of shape (N, 9, 9)");
         const py::ssize_t n = boards.shape(0);
         py::array_t<int32_t> score({n, py::ssize_t(2)}), largest({n, py::ssize_t(2)}), tokens({n, py::ssize_t(2)}),
             count({n, py::ssize_t(2)});
@@ -295,17 +264,15 @@ void bind_rosenkoenig(py::module_& m) {
                                count.mutable_data());
         }
         if (bad >= 0)
-            raise(PyExc_ValueError, "boards: board " + std::to_string(bad) + " holds a value other than 0, 1, 2", "boards");
+            throw ArgumentError("boards", "boards: board " + std::to_string(bad) + " holds a value other than 0, 1, 2");
         return py::make_tuple(score, largest, tokens, count);
     }, py::arg("boards"), "Low-level batch scorer over a C-contiguous (N, 9, 9) int8 array; see rosen.score_boards.");
 
-    m.def("_random_play", [](const py::int_& games, const py::int_& seed, int players, const std::string& reshuffle,
-                             int threads) {
-        Rules rules;
-        rules.players = uint8_t(parse_players(players));
-        rules.reshuffle = parse_reshuffle(reshuffle);
-        const uint64_t n = parse_seed(games, "games"), s = parse_seed(seed);
-        if (threads < 1 || threads > 256) raise(PyExc_ValueError, "threads: expected 1..256", "threads");
+    m.def("_random_play", [](const py::handle& games, const py::handle& seed, const py::handle& players,
+                             const py::handle& reshuffle, const py::handle& threads_obj) {
+        const Rules rules = rules_of(players, reshuffle);
+        const uint64_t n = uint_arg(games, "games", 1, kMaxU64), s = uint_arg(seed, "seed", 0, kMaxU64);
+        const int threads = int_arg(threads_obj, "threads", 1, 256);
         RandomPlayStats st;
         {
             py::gil_scoped_release release;

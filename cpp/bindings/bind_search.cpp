@@ -1,7 +1,6 @@
-// Python face of the MCTS search: rosen._core._Searcher and the raw result it returns. The
-// public classes (SearchParams, Searcher, SearchResult) live in python/rosen/search.py, which
-// checks argument types and wraps moves as rosen.Move; values are checked here, once, by
-// search::validate.
+// Python face of the MCTS search. The parameter table (search/params.h: kParamInfo) is exported
+// as it is, so that python/rosen/search.py builds rosen.SearchParams from it without listing,
+// documenting or checking any field again; values are converted and checked here, once.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -10,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "args.h"
 #include "rosenkoenig/notation.h"
 #include "search/mcts.h"
 
@@ -19,93 +19,132 @@ using namespace rosen::search;
 
 namespace {
 
-[[noreturn]] void raise_field(const std::string& field, const std::string& message) {
-    py::object exc = py::reinterpret_borrow<py::object>(PyExc_ValueError)(message);
-    exc.attr("field") = field;
-    PyErr_SetObject(PyExc_ValueError, exc.ptr());
-    throw py::error_already_set();
-}
-
 std::vector<std::string> move_names(const std::vector<Move>& moves) {
     std::vector<std::string> out;
     for (Move mv : moves) out.push_back(format_move(mv));
     return out;
 }
 
-template <typename T>
-void take(const py::kwargs& kw, const char* name, T& out, size_t& used) {
-    if (!kw.contains(name)) return;
-    try {
-        out = kw[name].cast<T>();
-    } catch (const py::cast_error&) {
-        throw py::type_error(std::string(name) + ": wrong type");
-    }
-    ++used;
+const ParamInfo* find_param(const std::string& name) {
+    for (const ParamInfo& info : kParamInfo)
+        if (info.name == name) return &info;
+    return nullptr;
 }
 
-// Search parameters from keyword arguments named as the fields of SearchParams; a missing one
-// keeps its default, an unknown one is a TypeError, a bad value a ValueError naming the field.
-SearchParams params_from(const py::kwargs& kw) {
+std::string known_params() {
+    std::string out;
+    for (const ParamInfo& info : kParamInfo) out += (out.empty() ? "" : ", ") + std::string(info.name);
+    return out;
+}
+
+// One field from a Python value: the type is checked here, the range by validate().
+void set_param(SearchParams& p, const ParamInfo& info, const py::handle& value) {
+    const std::string name(info.name);
+    std::visit(
+        [&](auto member) {
+            using T = std::remove_reference_t<decltype(p.*member)>;
+            if constexpr (std::is_same_v<T, double>) {
+                if (py::isinstance<py::bool_>(value) || py::isinstance<py::str>(value) || !py::hasattr(value, "__float__"))
+                    throw ArgumentTypeError(name, name + ": expected a number, got " + bindings::type_name(value));
+                p.*member = value.attr("__float__")().cast<double>();
+            } else if constexpr (std::is_same_v<T, uint64_t>) {
+                p.*member = bindings::uint_arg(value, info.name.data(), uint64_t(info.min),
+                                               info.max >= 18446744073709551615.0 ? ~uint64_t(0) : uint64_t(info.max));
+            } else if constexpr (std::is_same_v<T, int>) {
+                p.*member = bindings::int_arg(value, info.name.data(), int(info.min), int(info.max));
+            } else {
+                const std::string word = bindings::text_arg(value, info.name.data());
+                const auto choice = choice_value(info, word);
+                if (!choice)
+                    throw ArgumentError(name, name + ": expected '" + std::string(info.choices[0]) + "' or '" +
+                                                  std::string(info.choices[1]) + "', got '" + word.substr(0, 20) + "'");
+                p.*member = T(*choice);
+            }
+        },
+        info.member);
+}
+
+// Parameters from a mapping of field names to values; missing fields keep their defaults.
+SearchParams params_from(const py::dict& values) {
     SearchParams p;
-    size_t used = 0;
-    std::string rollout = "heuristic", reward = "win";
-    take(kw, "iterations", p.iterations, used);
-    take(kw, "time_ms", p.time_ms, used);
-    take(kw, "exploration", p.exploration, used);
-    take(kw, "rollout", rollout, used);
-    take(kw, "rollout_cutoff", p.rollout_cutoff, used);
-    take(kw, "reward", reward, used);
-    take(kw, "margin_weight", p.margin_weight, used);
-    take(kw, "threads", p.threads, used);
-    take(kw, "seed", p.seed, used);
-    take(kw, "max_nodes", p.max_nodes, used);
-    take(kw, "prior_weight", p.prior_weight, used);
-    take(kw, "temperature", p.temperature, used);
-    take(kw, "hero_cost", p.hero_cost, used);
-    take(kw, "draw_value", p.draw_value, used);
-    take(kw, "block_weight", p.block_weight, used);
-    take(kw, "eval_scale", p.eval_scale, used);
-    if (used != kw.size()) throw py::type_error("search parameters: unknown keyword among " + std::string(py::str(kw)));
-    if (rollout == "random")
-        p.rollout = RolloutPolicy::Random;
-    else if (rollout == "heuristic")
-        p.rollout = RolloutPolicy::Heuristic;
-    else
-        raise_field("rollout", "rollout: expected 'random' or 'heuristic', got '" + rollout.substr(0, 20) + "'");
-    if (reward == "win")
-        p.reward = RewardKind::Win;
-    else if (reward == "margin")
-        p.reward = RewardKind::Margin;
-    else
-        raise_field("reward", "reward: expected 'win' or 'margin', got '" + reward.substr(0, 20) + "'");
-    if (const auto error = validate(p)) raise_field(error->field, error->message);
+    for (const auto& [key, value] : values) {
+        const std::string name = bindings::text_arg(key, "search parameters");
+        const ParamInfo* info = find_param(name);
+        if (!info)
+            throw ArgumentTypeError(name.substr(0, 40), "search parameters: unknown parameter '" + name.substr(0, 40) +
+                                                            "'; expected one of " + known_params());
+        set_param(p, *info, value);
+    }
+    validate(p);
     return p;
+}
+
+py::object param_value(const SearchParams& p, const ParamInfo& info) {
+    return std::visit(
+        [&](auto member) -> py::object {
+            using T = std::remove_reference_t<decltype(p.*member)>;
+            if constexpr (std::is_enum_v<T>)
+                return py::str(std::string(choice_name(info, int(p.*member))));
+            else
+                return py::cast(p.*member);
+        },
+        info.member);
+}
+
+py::dict as_dict(const SearchParams& p) {
+    py::dict out;
+    for (const ParamInfo& info : kParamInfo) out[py::str(std::string(info.name))] = param_value(p, info);
+    return out;
 }
 
 }  // namespace
 
 void bind_search(py::module_& m) {
-    m.def("_check_search_params", [](const py::kwargs& kw) { params_from(kw); },
-          "Raises ValueError (with .field) or TypeError if the search parameters are not usable.");
+    m.def("_search_param_info", [] {
+        const SearchParams defaults;
+        py::list out;
+        for (const ParamInfo& info : kParamInfo) {
+            const char* type = std::visit(
+                [](auto member) {
+                    using T = std::remove_reference_t<decltype(std::declval<SearchParams&>().*member)>;
+                    return std::is_enum_v<T> ? "str" : std::is_same_v<T, double> ? "float" : "int";
+                },
+                info.member);
+            py::tuple choices = info.choices[0].empty()
+                                    ? py::tuple()
+                                    : py::make_tuple(std::string(info.choices[0]), std::string(info.choices[1]));
+            py::object low = py::none(), high = py::none();
+            if (choices.empty()) {
+                low = std::string(type) == "float" ? py::object(py::float_(info.min)) : py::object(py::int_(uint64_t(info.min)));
+                high = std::string(type) == "float" ? py::object(py::float_(info.max))
+                       : info.max >= 18446744073709551615.0 ? py::object(py::int_(~uint64_t(0)))
+                                                            : py::object(py::int_(uint64_t(info.max)));
+            }
+            out.append(py::make_tuple(std::string(info.name), type, param_value(defaults, info), low, high, choices,
+                                      std::string(info.doc)));
+        }
+        return out;
+    }, "Each search parameter as (name, type, default, min, max, choices, doc), in declaration order.");
 
-    m.attr("_search_node_bytes") = Searcher::node_bytes();
+    m.def("_search_params", [](const py::dict& values) { return as_dict(params_from(values)); }, py::arg("values"),
+          "Every search parameter, converted and checked, from a dict of some of them (the rest keep defaults).");
+
+    m.attr("_node_bytes") = kNodeBytes;
+    m.def("_max_tree_size_limit", &max_tree_size_limit,
+          "The most tree nodes a search may hold on this machine (half its memory, at most 2**31).");
 
     py::class_<SearchResult>(m, "_SearchResult", "Raw search result; rosen.SearchResult wraps it.")
         .def_property_readonly("best_move", [](const SearchResult& r) { return format_move(r.best_move); })
         .def_property_readonly("moves", [](const SearchResult& r) {
-            std::vector<std::tuple<std::string, uint64_t, double, double, double>> out;
-            for (const MoveStats& s : r.moves) out.emplace_back(format_move(s.move), s.visits, s.winrate, s.prior, s.score);
+            std::vector<std::tuple<std::string, uint64_t, double, double, double, std::vector<std::string>>> out;
+            for (const MoveInfo& s : r.moves)
+                out.emplace_back(format_move(s.move), s.visits, s.winrate, s.prior, s.score, move_names(s.pv));
             return out;
-        })
+        }, "(move, visits, winrate, prior, score, pv) per root move, most visited first.")
         .def_property_readonly("pv", [](const SearchResult& r) { return move_names(r.pv); })
-        .def_property_readonly("move_pvs", [](const SearchResult& r) {
-            std::vector<std::vector<std::string>> out;
-            for (const MoveStats& s : r.moves) out.push_back(move_names(s.pv));
-            return out;
-        })
         .def_readonly("depth", &SearchResult::depth)
         .def_readonly("seldepth", &SearchResult::seldepth)
-        .def_readonly("nodes", &SearchResult::nodes)
+        .def_readonly("tree_size", &SearchResult::tree_size)
         .def_readonly("iterations", &SearchResult::iterations)
         .def_readonly("reused_visits", &SearchResult::reused_visits)
         .def_readonly("nps", &SearchResult::nps)
@@ -114,8 +153,8 @@ void bind_search(py::module_& m) {
         .def_readonly("score", &SearchResult::score);
 
     py::class_<Searcher>(m, "_Searcher", "The C++ searcher; use rosen.Searcher.")
-        .def(py::init([](const py::kwargs& kw) { return std::make_unique<Searcher>(params_from(kw)); }),
-             "Keyword arguments as the fields of rosen.SearchParams.")
+        .def(py::init([](const py::dict& values) { return std::make_unique<Searcher>(params_from(values)); }),
+             py::arg("params"), "Parameters as a dict of rosen.SearchParams fields.")
         .def("search", py::overload_cast<const Position&>(&Searcher::search), py::arg("position"),
              py::call_guard<py::gil_scoped_release>(),
              "Search the position with the budget; the GIL is released meanwhile.")
@@ -124,6 +163,8 @@ void bind_search(py::module_& m) {
              py::call_guard<py::gil_scoped_release>(),
              "Search with this call's budget (0 = no limit, not both) and random stream: one slice of a search "
              "reported in steps (the engine protocol).")
-        .def("stop", &Searcher::stop, "End the running search soon; callable from any thread.")
+        .def("stop", &Searcher::stop, "End the running search, or else the next one, at once (see mcts.h).")
+        .def("clear_stop", &Searcher::clear_stop, "Withdraw a stop that no search has honoured yet.")
+        .def_property_readonly("stop_requested", &Searcher::stop_requested)
         .def("reset", &Searcher::reset, py::call_guard<py::gil_scoped_release>(), "Forget the trees.");
 }

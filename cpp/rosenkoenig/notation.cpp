@@ -65,10 +65,10 @@ CardMask parse_card_list(std::string_view text, const std::string& field, CardMa
         for (std::string_view item : split(text, ',')) {
             const int card = parse_card(item);
             if (card < 0)
-                throw NotationError(field, field + ": expected cards like N1, NE3 separated by commas, or '-', got " +
+                throw InvalidPositionError(field, field + ": expected cards like N1, NE3 separated by commas, or '-', got " +
                                                quote(item));
             if (seen & (1u << card))
-                throw NotationError(field, field + ": card " + card_name(card) + " appears more than once");
+                throw InvalidPositionError(field, field + ": card " + card_name(card) + " appears more than once");
             seen |= 1u << card;
             cards |= 1u << card;
             ++count;
@@ -140,8 +140,16 @@ Move parse_move(std::string_view text) {
         const int card = parse_card(s);
         if (card >= 0) return play_move(card);
     }
-    throw NotationError("move", "move: expected a card (N2), a hero (H:N2), draw, draw:<card> or pass, got " +
+    throw InvalidMoveError("move", "move: expected a card (N2), a hero (H:N2), draw, draw:<card> or pass, got " +
                                     quote(text));
+}
+
+std::string illegal_move_message(const Position& pos, Move m) {
+    std::string legal;
+    for (Move l : legal_moves(pos)) legal += (legal.empty() ? "" : ", ") + format_move(l);
+    std::string why = "move: illegal move " + format_move(m);
+    if (is_draw_card(m) && is_legal(pos, kDraw)) why += ": the draw pile can yield only " + format_cards(drawable_cards(pos));
+    return why + "; legal moves: " + (legal.empty() ? "none (the game is over)" : legal);
 }
 
 std::string player_name(const Rules& rules, int player) {
@@ -188,7 +196,7 @@ std::string format_position(const Position& pos, bool hide_order) {
 Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t seed) {
     const std::vector<std::string_view> fields = split_whitespace(text);
     if (fields.size() != 9 && fields.size() != 13)
-        throw NotationError("position", "position: expected 9 space-separated fields (2 players) or 13 (4 players), got " +
+        throw InvalidPositionError("position", "position: expected 9 space-separated fields (2 players) or 13 (4 players), got " +
                                             std::to_string(fields.size()));
     Position pos;
     pos.rules.players = fields.size() == 9 ? 2 : 4;
@@ -198,7 +206,7 @@ Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t see
     // Board.
     const std::vector<std::string_view> ranks = split(fields[0], '/');
     if (ranks.size() != kRanks)
-        throw NotationError("ranks", "ranks: expected 9 ranks separated by '/', got " + std::to_string(ranks.size()));
+        throw InvalidPositionError("ranks", "ranks: expected 9 ranks separated by '/', got " + std::to_string(ranks.size()));
     for (int i = 0; i < kRanks; ++i) {
         const int r = kRanks - 1 - i;
         int f = 0;
@@ -210,7 +218,7 @@ Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t see
                 pos.tokens[c == 'r' ? kRed : kWhite] |= bit(square_of(f, r));
                 ++f;
             } else if (c != 'r' && c != 'w') {
-                throw NotationError("ranks", "ranks: rank " + std::to_string(r + 1) +
+                throw InvalidPositionError("ranks", "ranks: rank " + std::to_string(r + 1) +
                                                  " may hold only r, w and digits 1-9, got " + quote(ranks[i]));
             } else {
                 f = kFiles + 1;
@@ -218,19 +226,19 @@ Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t see
             if (f > kFiles) break;
         }
         if (f != kFiles)
-            throw NotationError("ranks", "ranks: rank " + std::to_string(r + 1) + " must describe exactly 9 squares, got " +
+            throw InvalidPositionError("ranks", "ranks: rank " + std::to_string(r + 1) + " must describe exactly 9 squares, got " +
                                              quote(ranks[i]));
     }
     if (pos.token_count() > kTotalTokens)
-        throw NotationError("ranks", "ranks: at most 52 tokens fit on the board (R1), got " +
+        throw InvalidPositionError("ranks", "ranks: at most 52 tokens fit on the board (R1), got " +
                                          std::to_string(pos.token_count()));
 
     // Crown.
     const int crown = parse_square(fields[1]);
-    if (crown < 0) throw NotationError("crown", "crown: expected a square a1..i9, got " + quote(fields[1]));
+    if (crown < 0) throw InvalidPositionError("crown", "crown: expected a square a1..i9, got " + quote(fields[1]));
     pos.crown = int8_t(crown);
     if (!(pos.occupied() & bit(crown)) && (pos.occupied() || crown != square_of(4, 4)))
-        throw NotationError("crown", "crown: the crown stands on a token, or on e5 before the first move (R3, R4); " +
+        throw InvalidPositionError("crown", "crown: the crown stands on a token, or on e5 before the first move (R3, R4); " +
                                          quote(fields[1]) + " is empty");
 
     // Side to move.
@@ -239,7 +247,7 @@ Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t see
     for (int p = 0; p < n; ++p)
         if (side == player_name(pos.rules, p)) to_move = p;
     if (to_move < 0)
-        throw NotationError("side", n == 2 ? "side: expected r or w, got " + quote(fields[2])
+        throw InvalidPositionError("side", n == 2 ? "side: expected r or w, got " + quote(fields[2])
                                            : "side: expected r1, w1, r2 or w2, got " + quote(fields[2]));
     pos.to_move = uint8_t(to_move);
 
@@ -252,7 +260,7 @@ Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t see
         int count = 0;
         pos.hand[p] = parse_card_list(fields[3 + p], field, seen, &count);
         if (count > pos.rules.hand_limit())
-            throw NotationError(field, field + ": at most " + std::to_string(pos.rules.hand_limit()) +
+            throw InvalidPositionError(field, field + ": at most " + std::to_string(pos.rules.hand_limit()) +
                                            " cards in a hand, got " + std::to_string(count));
     }
     for (int p = 0; p < n; ++p) {
@@ -262,7 +270,7 @@ Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t see
         const std::string_view h = fields[3 + n + p];
         const int max = pos.rules.start_heroes();
         if (h.size() != 1 || h[0] < '0' || h[0] > char('0' + max))
-            throw NotationError(field, field + ": expected a number 0.." + std::to_string(max) + ", got " + quote(h));
+            throw InvalidPositionError(field, field + ": expected a number 0.." + std::to_string(max) + ", got " + quote(h));
         pos.heroes[p] = uint8_t(h[0] - '0');
     }
     pos.discard = parse_card_list(fields[3 + 2 * n], "discard", seen, nullptr);
@@ -276,7 +284,7 @@ Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t see
         std::vector<std::string_view> items = pile == "-" ? std::vector<std::string_view>{} : split(pile, ',');
         pos.pile = parse_card_list(pile, "draw pile", seen, &count);
         if (pos.pile != rest)
-            throw NotationError("draw pile", "draw pile: must hold exactly the cards in no hand and not discarded (" +
+            throw InvalidPositionError("draw pile", "draw pile: must hold exactly the cards in no hand and not discarded (" +
                                                  format_cards(rest) + ") top first, or '*' for unknown order");
         for (int i = 0; i < count; ++i) pos.order[count - 1 - i] = uint8_t(parse_card(items[i]));
         pos.pile_ordered = count > 0;

@@ -8,15 +8,18 @@
 #include <string>
 #include <string_view>
 
+#include "common/errors.h"
 #include "position.h"
 
 namespace rosen {
 
-// A malformed string. `field` names the part that is wrong (e.g. "side", "red hand", "move").
-struct NotationError : std::invalid_argument {
-    NotationError(std::string field_name, const std::string& message)
-        : std::invalid_argument(message), field(std::move(field_name)) {}
-    std::string field;
+// A malformed position line; `field` names the part that is wrong (e.g. "side", "red hand").
+struct InvalidPositionError : ArgumentError {
+    using ArgumentError::ArgumentError;
+};
+// Move text that is not a move in the notation (field "move").
+struct InvalidMoveError : ArgumentError {
+    using ArgumentError::ArgumentError;
 };
 
 std::string square_name(int sq);
@@ -27,13 +30,16 @@ int parse_card(std::string_view text);    // -1 if not a card; case-insensitive
 std::string format_cards(CardMask cards, char separator = ',');  // canonical order, "-" when empty
 
 std::string format_move(Move m);
-Move parse_move(std::string_view text);   // throws NotationError (field "move")
+Move parse_move(std::string_view text);   // throws InvalidMoveError
+
+// Why m is not legal in pos, with the legal moves listed: "move: illegal move N2; legal moves: ...".
+std::string illegal_move_message(const Position& pos, Move m);
 
 std::string player_name(const Rules& rules, int player);  // "r", "w" or "r1", "w1", "r2", "w2"
 
 // hide_order prints the draw pile as "*" even when its order is known (what a player may see).
 std::string format_position(const Position& pos, bool hide_order = false);
-// The player count comes from the field count; `seed` seeds draws from a pile of unknown order.
+// Throws InvalidPositionError. The player count comes from the field count; `seed` seeds draws from a pile of unknown order.
 Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t seed);
 
 }  // namespace rosen

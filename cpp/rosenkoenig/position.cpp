@@ -174,7 +174,7 @@ int deal_card(Position& pos) {
 }
 
 void apply_checked(Position& pos, Move m) {
-    if (!is_legal(pos, m)) throw IllegalMoveError("illegal move");
+    if (!is_legal(pos, m)) throw IllegalMoveError("move", "move: illegal move");
     if (m == kDraw)
         apply_draw(pos, deal_card(pos));
     else if (is_draw_card(m))

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "bitboard.h"
+#include "common/errors.h"
 #include "cards.h"
 #include "move.h"
 #include "rng.h"
@@ -14,10 +15,10 @@
 
 namespace rosen {
 
-// Raised for a move that is well formed but not legal here; the bindings map it to a ValueError
-// subclass that lists the legal moves.
-struct IllegalMoveError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+// Raised for a move that is well formed but not legal here (field "move"); the bindings map it to
+// rosen.IllegalMoveError, whose message lists the legal moves (notation.h: illegal_move_message).
+struct IllegalMoveError : ArgumentError {
+    using ArgumentError::ArgumentError;
 };
 
 enum class Outcome : uint8_t { None = 0, RedWins, WhiteWins, Draw };

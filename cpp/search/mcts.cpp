@@ -36,8 +36,8 @@ std::vector<Move> line_from(const Tree& tree, uint32_t n) {
 }  // namespace
 
 Searcher::Searcher(const SearchParams& p) : params_(p) {
-    if (const auto error = validate(p)) throw std::invalid_argument(error->message);
-    const uint64_t per_tree = p.max_nodes / uint64_t(p.threads);
+    validate(p);
+    const uint64_t per_tree = p.max_tree_size / uint64_t(p.threads);
     for (int t = 0; t < p.threads; ++t) trees_.push_back(std::make_unique<Tree>(per_tree));
 }
 
@@ -52,11 +52,11 @@ SearchResult Searcher::search(const Position& position) {
 
 SearchResult Searcher::search(const Position& position, uint64_t iterations, uint64_t time_ms, uint64_t stream) {
     if (iterations == 0 && time_ms == 0)
-        throw std::invalid_argument("iterations: both iterations and time_ms are 0; set at least one budget");
+        throw ArgumentError("iterations", "iterations: both iterations and time_ms are 0; set at least one budget");
     std::lock_guard<std::mutex> lock(searching_);
     // Nothing below ever sees the pile order: the root is a public view (R14).
     const Position root = public_view(position);
-    if (root.over) throw std::invalid_argument("position: the game is over; there is nothing to search");
+    if (root.over) throw ArgumentError("position", "position: the game is over; there is nothing to search");
     uint64_t reused = 0;
     for (auto& tree : trees_) {
         if (!rooted_ || !tree->reroot(root)) tree->reset(root);
@@ -64,7 +64,6 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
         reused += tree->root().visits;
     }
     rooted_ = true;
-    stop_.store(false, std::memory_order_relaxed);
 
     const auto start = Clock::now();
     const auto deadline = start + std::chrono::milliseconds(time_ms);
@@ -85,6 +84,7 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
     for (size_t t = 1; t < trees_.size(); ++t) helpers.emplace_back(work, t);
     work(0);
     for (auto& h : helpers) h.join();
+    stop_.store(false, std::memory_order_relaxed);  // honoured (or not needed): see stop()
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return collect(stats, seconds, reused);
 }
@@ -98,7 +98,7 @@ SearchResult Searcher::collect(const std::vector<TreeStats>& stats, double secon
     const Node& root_node = first.root();
     std::vector<size_t> best_tree(root_node.num_children, 0);
     for (uint32_t k = 0; k < root_node.num_children; ++k) {
-        MoveStats m;
+        MoveInfo m;
         m.move = first.node(root_node.first_child + k).move;
         m.prior = first.node(root_node.first_child + k).prior;
         double value = 0, margin = 0;
@@ -126,12 +126,12 @@ SearchResult Searcher::collect(const std::vector<TreeStats>& stats, double secon
     std::vector<size_t> order(r.moves.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const MoveStats &x = r.moves[a], &y = r.moves[b];
+        const MoveInfo &x = r.moves[a], &y = r.moves[b];
         if (x.visits != y.visits) return x.visits > y.visits;
         if (x.winrate != y.winrate) return x.winrate > y.winrate;
         return x.prior > y.prior;
     });
-    std::vector<MoveStats> sorted;
+    std::vector<MoveInfo> sorted;
     for (size_t i : order) sorted.push_back(r.moves[i]);
     r.moves = std::move(sorted);
     if (!order.empty()) {
@@ -145,7 +145,7 @@ SearchResult Searcher::collect(const std::vector<TreeStats>& stats, double secon
         r.iterations += stats[t].iterations;
         depth_sum += stats[t].depth_sum;
         r.seldepth = std::max(r.seldepth, stats[t].max_depth);
-        r.nodes += trees_[t]->size();
+        r.tree_size += trees_[t]->size();
     }
     r.depth = r.iterations ? double(depth_sum) / double(r.iterations) : 0.0;
     r.time_ms = seconds * 1000.0;

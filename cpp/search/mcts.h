@@ -16,7 +16,7 @@
 namespace rosen::search {
 
 // One root move. Values are from the view of the side to move at the root.
-struct MoveStats {
+struct MoveInfo {
     Move move = kNoMove;
     uint64_t visits = 0;
     double winrate = 0.5;  // mean reward, 0..1
@@ -24,14 +24,15 @@ struct MoveStats {
     double score = 0.0;    // expected final score margin, own minus opponent
     std::vector<Move> pv;  // this move and the most visited line after it, to the first draw
 };
+static_assert(sizeof(Node) == kNodeBytes, "params.h states the node size used for memory limits");
 
 struct SearchResult {
     Move best_move = kNoMove;       // the most visited root move
-    std::vector<MoveStats> moves;   // most visited first
+    std::vector<MoveInfo> moves;    // most visited first
     std::vector<Move> pv;           // most visited line, ending at the first draw (its card is unknown)
     double depth = 0.0;             // mean plies inside the tree per iteration
     int seldepth = 0;               // the deepest of them
-    uint64_t nodes = 0;             // nodes in the trees (all threads)
+    uint64_t tree_size = 0;         // nodes in the trees (all threads)
     uint64_t iterations = 0;        // playouts of this search
     uint64_t reused_visits = 0;     // root visits kept from the previous search (tree reuse)
     double nps = 0.0;               // iterations per second
@@ -42,26 +43,28 @@ struct SearchResult {
 
 class Searcher {
 public:
-    // p must pass validate(); throws std::invalid_argument otherwise.
+    // Throws ArgumentError (params.h: validate) if p cannot be searched with.
     explicit Searcher(const SearchParams& p);
 
     // Searches `position` with the parameters' budget. The pile order is hidden first (R14).
     // When the position is the last root or lies a few plies below it in the tree, that subtree
-    // is kept. Throws std::invalid_argument if the game is over. One search at a time.
+    // is kept. Throws ArgumentError if the game is over. One search at a time.
     SearchResult search(const Position& position);
     // The same with this call's own budget (0 = no limit; not both 0) and random stream. An
     // engine that searches in slices (to report progress between them) gives each slice its
     // budget and a new stream, so that slices do not replay the same random numbers.
     // Stream 0 with the parameters' budget is exactly search(position).
     SearchResult search(const Position& position, uint64_t iterations, uint64_t time_ms, uint64_t stream);
-    // Ends the running search within an iteration; callable from any thread.
+    // Asks the running search to end within an iteration; callable from any thread. The request
+    // stays until a search has honoured it: when no search is running, the next one to start
+    // returns at once (with zero iterations), so a stop sent just before search() is never lost.
+    // Every search clears the request when it returns.
     void stop() { stop_.store(true, std::memory_order_relaxed); }
+    // Withdraw a stop request that no search has honoured yet.
+    void clear_stop() { stop_.store(false, std::memory_order_relaxed); }
+    bool stop_requested() const { return stop_.load(std::memory_order_relaxed); }
     // Forget the trees (e.g. a new game).
     void reset();
-
-    const SearchParams& params() const { return params_; }
-    // Bytes per tree node.
-    static constexpr size_t node_bytes() { return sizeof(Node); }
 
 private:
     SearchResult collect(const std::vector<TreeStats>& stats, double seconds, uint64_t reused) const;

@@ -1,31 +1,108 @@
 #include "search/params.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <type_traits>
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
 
 namespace rosen::search {
 
-std::optional<ParamError> validate(const SearchParams& p) {
-    if (p.iterations == 0 && p.time_ms == 0)
-        return ParamError{"iterations", "iterations: both iterations and time_ms are 0; set at least one budget"};
-    if (!std::isfinite(p.exploration) || p.exploration < 0)
-        return ParamError{"exploration", "exploration: expected a finite number >= 0"};
-    if (!std::isfinite(p.prior_weight) || p.prior_weight < 0)
-        return ParamError{"prior_weight", "prior_weight: expected a finite number >= 0"};
-    if (p.rollout_cutoff < 0) return ParamError{"rollout_cutoff", "rollout_cutoff: expected 0 (no cut-off) or a positive number of plies"};
-    if (!std::isfinite(p.margin_weight) || p.margin_weight < 0 || p.margin_weight > 1)
-        return ParamError{"margin_weight", "margin_weight: expected a number in [0, 1]"};
-    if (p.threads < 1 || p.threads > 256) return ParamError{"threads", "threads: expected 1..256"};
-    if (p.max_nodes < 1000 * uint64_t(p.threads))
-        return ParamError{"max_nodes", "max_nodes: expected at least 1000 per thread"};
-    if (p.max_nodes > (uint64_t(1) << 31)) return ParamError{"max_nodes", "max_nodes: expected at most 2**31"};
-    if (!std::isfinite(p.temperature) || p.temperature <= 0)
-        return ParamError{"temperature", "temperature: expected a finite number > 0"};
-    if (!std::isfinite(p.hero_cost)) return ParamError{"hero_cost", "hero_cost: expected a finite number"};
-    if (!std::isfinite(p.draw_value)) return ParamError{"draw_value", "draw_value: expected a finite number"};
-    if (!std::isfinite(p.block_weight)) return ParamError{"block_weight", "block_weight: expected a finite number"};
-    if (!std::isfinite(p.eval_scale) || p.eval_scale <= 0)
-        return ParamError{"eval_scale", "eval_scale: expected a finite number > 0"};
+namespace {
+
+using P = SearchParams;
+
+std::string number(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", x);
+    return buf;
+}
+
+// A value as a double, whatever the field's type (enumerated fields give their index).
+double value_of(const SearchParams& p, const ParamInfo& info) {
+    return std::visit(
+        [&](auto member) {
+            const auto v = p.*member;
+            if constexpr (std::is_enum_v<decltype(v)>)
+                return double(int(v));
+            else
+                return double(v);
+        },
+        info.member);
+}
+
+bool enumerated(const ParamInfo& info) { return !info.choices[0].empty(); }
+
+}  // namespace
+
+const std::array<ParamInfo, 16> kParamInfo = {{
+    {"iterations", &P::iterations, 0, 1e15, {}, "playouts over all threads; 0 = no limit (then time_ms must be set)"},
+    {"time_ms", &P::time_ms, 0, 1e9, {}, "wall-clock budget in milliseconds; 0 = no limit"},
+    {"exploration", &P::exploration, 0, 100, {}, "the UCT constant c in q + c * sqrt(ln N / n); rewards lie in [0, 1]"},
+    {"prior_weight", &P::prior_weight, 0, 1e4, {},
+     "progressive bias: + prior_weight * prior / (visits + 1) in selection, priors from the heuristic policy"},
+    {"rollout", &P::rollout, 0, 1, {"random", "heuristic"},
+     "playout policy: 'heuristic' (territory-aware softmax) or 'random' (uniform: plain UCT)"},
+    {"rollout_cutoff", &P::rollout_cutoff, 0, 10000, {},
+     "plies after which a playout stops and the position is evaluated; 0 = play to the end"},
+    {"reward", &P::reward, 0, 1, {"win", "margin"}, "'win' (1 / 0.5 / 0, R12) or 'margin' (the squashed final score margin)"},
+    {"margin_weight", &P::margin_weight, 0, 1, {}, "with reward='win', the weight of the squashed margin blended in"},
+    {"threads", &P::threads, 1, 256, {}, "root parallelism: one tree per thread, statistics merged at the root"},
+    {"seed", &P::seed, 0, 18446744073709551615.0, {},
+     "random stream; one thread, a seed and an iteration budget give the same result every time"},
+    {"max_tree_size", &P::max_tree_size, 1000, 2147483648.0, {},
+     "tree nodes (24 bytes each) over all threads; expansion stops when it is reached, playouts go on"},
+    {"temperature", &P::temperature, 0.01, 1000, {}, "softmax temperature of the heuristic policy over move values"},
+    {"hero_cost", &P::hero_cost, -1000, 1000, {}, "score points a spent hero costs the heuristic (and a hero in hand is worth)"},
+    {"draw_value", &P::draw_value, -1000, 1000, {}, "score points the heuristic gives a draw against a play"},
+    {"block_weight", &P::block_weight, -100, 100, {},
+     "share of what the opponent would gain on a square that the heuristic credits for taking it"},
+    {"eval_scale", &P::eval_scale, 0.1, 10000, {}, "score margin that makes a cut-off position about a 73% win"},
+}};
+
+std::string_view choice_name(const ParamInfo& info, int value) {
+    return value >= 0 && value < int(info.choices.size()) ? info.choices[size_t(value)] : std::string_view();
+}
+
+std::optional<int> choice_value(const ParamInfo& info, std::string_view word) {
+    for (size_t i = 0; i < info.choices.size(); ++i)
+        if (!info.choices[i].empty() && info.choices[i] == word) return int(i);
     return std::nullopt;
+}
+
+uint64_t max_tree_size_limit() {
+    uint64_t limit = uint64_t(1) << 31;
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGE_SIZE)
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0) limit = std::min(limit, uint64_t(pages) * uint64_t(page) / 2 / kNodeBytes);
+#endif
+    return limit;
+}
+
+void validate(const SearchParams& p) {
+    for (const ParamInfo& info : kParamInfo) {
+        const double v = value_of(p, info);
+        if (v >= info.min && v <= info.max) continue;  // false for NaN too
+        const std::string name(info.name);
+        if (enumerated(info))
+            throw ArgumentError(name, name + ": expected '" + std::string(info.choices[0]) + "' or '" +
+                                          std::string(info.choices[1]) + "'");
+        throw ArgumentError(name, name + ": expected " + number(info.min) + ".." + number(info.max) + ", got " + number(v));
+    }
+    if (p.iterations == 0 && p.time_ms == 0)
+        throw ArgumentError("iterations", "iterations: both iterations and time_ms are 0; set at least one budget");
+    if (p.max_tree_size < 1000 * uint64_t(p.threads))
+        throw ArgumentError("max_tree_size", "max_tree_size: expected at least 1000 nodes per thread (" +
+                                                 std::to_string(p.threads) + " threads), got " +
+                                                 std::to_string(p.max_tree_size));
+    const uint64_t limit = max_tree_size_limit();
+    if (p.max_tree_size > limit)
+        throw ArgumentError("max_tree_size", "max_tree_size: " + std::to_string(p.max_tree_size) + " nodes need " +
+                                                 number(double(p.max_tree_size) * kNodeBytes / double(1 << 30)) +
+                                                 " GiB; this machine allows at most " + std::to_string(limit) +
+                                                 " (half of its memory)");
 }
 
 }  // namespace rosen::search

@@ -1,9 +1,16 @@
-// Every knob of the MCTS search in one struct with named fields and defaults (mirrored in Python
-// as keyword arguments of rosen.SearchParams). validate() is the single place that checks values.
+// Every knob of the MCTS search in one struct with named fields and defaults, and one table that
+// describes each field (name, range, documentation). The table is the single source of truth:
+// validate() checks values against it, and the bindings build rosen.SearchParams from it, so no
+// other layer lists, documents or checks the fields again.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <variant>
+
+#include "common/errors.h"
 
 namespace rosen::search {
 
@@ -28,7 +35,7 @@ struct SearchParams {
     double margin_weight = 0.0;   // with Win: reward = (1 - w) * win + w * squashed margin, w in [0, 1]
     int threads = 1;              // root parallelism: one tree per thread, statistics merged at the root
     uint64_t seed = 0;            // one thread + a seed + an iteration budget = a reproducible search
-    uint64_t max_nodes = 1'000'000;  // arena size over all threads; expansion stops when it is full
+    uint64_t max_tree_size = 1'000'000;  // tree nodes over all threads; expansion stops when it is reached
 
     // Game knowledge of the heuristic policy and of the cut-off evaluation (evaluator.h), in score
     // points (R11). Defaults come from the tuning runs recorded in docs/search.md.
@@ -39,13 +46,35 @@ struct SearchParams {
     double eval_scale = 20.0;     // margin (points) that makes a cut-off position about a 73% win
 };
 
-// A rejected value: the field's name (as in Python) and a message a user can act on.
-struct ParamError {
-    std::string field;
-    std::string message;
+// A pointer to one field of SearchParams, by its type.
+using ParamMember = std::variant<uint64_t SearchParams::*, int SearchParams::*, double SearchParams::*,
+                                 RolloutPolicy SearchParams::*, RewardKind SearchParams::*>;
+
+// One field: its name (as in Python and agent specs), where it lives, the inclusive range of
+// numbers it accepts (the ranges keep every value finite in the search's float arithmetic), the
+// words of an enumerated field in enum order, and a one-line description.
+struct ParamInfo {
+    std::string_view name;
+    ParamMember member;
+    double min = 0, max = 0;
+    std::array<std::string_view, 2> choices{};
+    std::string_view doc;
 };
 
-// nullopt when the parameters can be searched with.
-std::optional<ParamError> validate(const SearchParams& p);
+// Every field, in declaration order.
+extern const std::array<ParamInfo, 16> kParamInfo;
+
+// The word of an enumerated field's value, and the value of a word (nullopt if unknown).
+std::string_view choice_name(const ParamInfo& info, int value);
+std::optional<int> choice_value(const ParamInfo& info, std::string_view word);
+
+// Throws ArgumentError naming the first field whose value is out of its range, or a budget or
+// memory limit that cannot work (both budgets 0; fewer than 1000 tree nodes per thread).
+void validate(const SearchParams& p);
+
+// Bytes of one tree node, and the most tree nodes a search may hold: half of this machine's
+// physical memory (every thread's tree together), and never more than 2**31.
+constexpr uint64_t kNodeBytes = 24;
+uint64_t max_tree_size_limit();
 
 }  // namespace rosen::search

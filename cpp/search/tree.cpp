@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <new>
 
 #include "search/evaluator.h"
 
@@ -36,7 +38,22 @@ Position public_view(const Position& pos) {
     return q;
 }
 
-Tree::Tree(uint64_t capacity) : capacity_(capacity) { nodes_.reserve(capacity); }
+Tree::Tree(uint64_t limit) : limit_(limit) {}
+
+bool Tree::make_room(uint64_t count) {
+    const uint64_t needed = nodes_.size() + count;
+    if (needed > limit_) return false;
+    if (needed <= nodes_.capacity()) return true;
+    // Geometric growth, capped by the limit: the arena costs memory only as the tree grows.
+    const uint64_t grown = std::min(limit_, std::max<uint64_t>({needed, 2 * uint64_t(nodes_.capacity()), 4096}));
+    try {
+        nodes_.reserve(grown);
+    } catch (const std::bad_alloc&) {
+        limit_ = nodes_.size();  // out of memory: the tree is full from now on
+        return false;
+    }
+    return true;
+}
 
 void Tree::reset(const Position& root) {
     root_pos_ = root;
@@ -65,7 +82,7 @@ uint32_t Tree::most_visited_child(uint32_t n) const {
 
 bool Tree::expand_moves(uint32_t n, const Position& pos, const SearchParams& p) {
     const MoveList moves = legal_moves(pos);
-    if (nodes_.size() + uint64_t(moves.size) > capacity_) return false;  // full: keep rolling out
+    if (!make_room(uint64_t(moves.size))) return false;  // full: keep rolling out
     float priors[12];
     // The heuristic's priors order the first visits and feed the progressive bias; plain UCT
     // (random rollouts, no bias) treats all moves alike.
@@ -76,7 +93,7 @@ bool Tree::expand_moves(uint32_t n, const Position& pos, const SearchParams& p) 
     }
     const uint32_t first = uint32_t(nodes_.size());
     for (int i = 0; i < moves.size; ++i) {
-        Node& child = nodes_.emplace_back();  // within the reserved capacity: no reallocation
+        Node& child = nodes_.emplace_back();  // make_room reserved it: no reallocation
         child.move = moves[i];
         child.prior = priors[i];
         child.chance = moves[i] == kDraw;
@@ -88,7 +105,7 @@ bool Tree::expand_moves(uint32_t n, const Position& pos, const SearchParams& p) 
 
 bool Tree::expand_cards(uint32_t n, CardMask cards) {
     const int count = std::popcount(cards);
-    if (nodes_.size() + uint64_t(count) > capacity_) return false;
+    if (!make_room(uint64_t(count))) return false;
     const uint32_t first = uint32_t(nodes_.size());
     for (CardMask c = cards; c; c &= c - 1) {
         Node& child = nodes_.emplace_back();
@@ -105,16 +122,19 @@ uint32_t Tree::select_child(uint32_t n, int mover_colour, float exploration, flo
     const uint32_t first = parent.first_child, last = first + parent.num_children;
     // Every child is tried once before UCT compares them; the policy's favourite first, so that
     // a short search has already looked at the moves the heuristic likes.
+    // Comparisons are written so that a NaN (never produced by validated parameters, but cheap
+    // to guard against) can only lose: the result is always one of the children.
     uint32_t best = kNoChild;
     float best_score = -1.0f;
     for (uint32_t c = first; c < last; ++c)
-        if (nodes_[c].visits == 0 && nodes_[c].prior > best_score) {
+        if (nodes_[c].visits == 0 && (best == kNoChild || nodes_[c].prior > best_score)) {
             best = c;
             best_score = nodes_[c].prior;
         }
     if (best != kNoChild) return best;
     const float log_n = std::log(float(parent.visits));
-    best_score = -1e30f;
+    best = first;
+    best_score = -std::numeric_limits<float>::infinity();
     for (uint32_t c = first; c < last; ++c) {
         const Node& child = nodes_[c];
         const float q = mover_colour == kRed ? child.value : 1.0f - child.value;

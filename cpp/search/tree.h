@@ -1,5 +1,5 @@
-// One search tree: nodes in a pre-reserved arena addressed by index, one MCTS iteration at a
-// time, and re-rooting onto a descendant for tree reuse.
+// One search tree: nodes in an arena addressed by index (grown as needed, up to a limit), one
+// MCTS iteration at a time, and re-rooting onto a descendant for tree reuse.
 //
 // Chance (RULES.md R14). The root position's pile order is hidden before anything else, so the
 // tree never sees the true order. A `draw` edge leads to a chance node; each time an iteration
@@ -45,7 +45,8 @@ struct TreeStats {
 
 class Tree {
 public:
-    explicit Tree(uint64_t capacity);
+    // A tree that holds at most `limit` nodes. Memory is taken as the tree grows, not up front.
+    explicit Tree(uint64_t limit);
 
     // Forget everything and start from `root`, which must have a hidden pile order.
     void reset(const Position& root);
@@ -58,18 +59,21 @@ public:
     void prepare_root(const SearchParams& p);
 
     // One iteration: select down the tree (sampling cards at chance nodes), expand, roll out,
-    // back up. Allocates nothing: the arena was reserved at construction.
+    // back up. When the tree is full (its limit, or no memory to grow) nothing is expanded any
+    // more: iterations go on from the leaves, so the search still improves, only more slowly.
     void iterate(const SearchParams& p, Rng& rng, TreeStats& stats);
 
     const Position& root_position() const { return root_pos_; }
     const Node& node(uint32_t i) const { return nodes_[i]; }
     const Node& root() const { return nodes_[0]; }
     uint64_t size() const { return nodes_.size(); }
-    uint64_t capacity() const { return capacity_; }
     // Child of n with the most visits (ties: the higher prior), or kNoChild.
     uint32_t most_visited_child(uint32_t n) const;
 
 private:
+    // Room for `count` more nodes: grows the arena (geometrically, up to the limit) if needed.
+    // False when the limit is reached or memory runs out; the tree is then full for good.
+    bool make_room(uint64_t count);
     bool expand_moves(uint32_t n, const Position& pos, const SearchParams& p);
     bool expand_cards(uint32_t n, CardMask cards);
     uint32_t select_child(uint32_t n, int mover_colour, float exploration, float prior_weight) const;
@@ -77,7 +81,7 @@ private:
     void keep_subtree(uint32_t new_root);
 
     std::vector<Node> nodes_;
-    uint64_t capacity_;
+    uint64_t limit_;
     Position root_pos_;
 };
 

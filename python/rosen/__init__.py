@@ -9,12 +9,13 @@ conveniences. Positions are immutable: ``Position.play(move)`` returns a new pos
 """
 from __future__ import annotations
 
-from ._core import (
+from ._core import Move, Position
+from .errors import (
+    ArgumentTypeError,
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidMoveError,
     InvalidPositionError,
-    Move,
-    Position,
     RosenError,
 )
 from .randomplay import RandomPlayStats, random_play
@@ -24,8 +25,10 @@ from .territory import BoardScores, score_boards
 __version__ = "0.1.0"
 
 __all__ = [
+    "ArgumentTypeError",
     "BoardScores",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidMoveError",
     "InvalidPositionError",
     "Move",

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from . import _core
-from ._checks import check_int
+from .errors import check_int
 
 
 @dataclass(frozen=True)

@@ -8,95 +8,68 @@ whose card is sampled uniformly from the cards the pile can yield. See docs/sear
 >>> result = rosen.search(rosen.Position.new(seed=1), iterations=200, seed=7)
 >>> result.best_move in rosen.Position.new(seed=1).legal_moves()
 True
+
+The parameters (:class:`SearchParams`) come from one table in the C++ core
+(``cpp/search/params.h``): their names, types, defaults, ranges and descriptions are read from
+it here, so they are listed and checked in one place only.
 """
 from __future__ import annotations
 
-import numbers
-from typing import Any, List, NamedTuple, Optional
+import inspect
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from . import _core
 from ._core import Move, Position
+from .errors import ArgumentTypeError, InvalidArgumentError
 
-#: Bytes one tree node takes in the arena (memory per node).
-NODE_BYTES: int = _core._search_node_bytes
+#: Bytes one tree node takes (the unit of ``max_tree_size``).
+NODE_BYTES: int = _core._node_bytes
 
-_FIELDS = ("iterations", "time_ms", "exploration", "rollout", "rollout_cutoff", "reward", "margin_weight", "threads",
-           "seed", "max_nodes", "prior_weight", "temperature", "hero_cost", "draw_value", "block_weight",
-           "eval_scale")
-_INT_FIELDS = ("iterations", "time_ms", "rollout_cutoff", "threads", "seed", "max_nodes")
-_FLOAT_FIELDS = ("exploration", "margin_weight", "prior_weight", "temperature", "hero_cost", "draw_value", "block_weight",
-                 "eval_scale")
-_STR_FIELDS = ("rollout", "reward")
+
+class ParamInfo(NamedTuple):
+    """One search parameter as the C++ core describes it."""
+
+    name: str
+    type: str                   #: 'int', 'float' or 'str'
+    default: Any
+    min: Optional[float]        #: inclusive range of numbers (None for words)
+    max: Optional[float]
+    choices: Tuple[str, ...]    #: the accepted words of a 'str' parameter
+    doc: str
+
+    def describe(self) -> str:
+        """One line for help texts: the name, what it accepts, its default and its meaning."""
+        accepts = " | ".join(self.choices) if self.choices else f"{self.min:g}..{self.max:g}"
+        return f"{self.name} ({accepts}; default {self.default!r}): {self.doc}"
+
+
+#: Every search parameter, in declaration order.
+PARAMS: Tuple[ParamInfo, ...] = tuple(ParamInfo(*row) for row in _core._search_param_info())
+_NAMES = tuple(p.name for p in PARAMS)
 
 
 class SearchParams:
-    """Every parameter of the search, keyword-only, checked on construction.
+    """Every parameter of the search, keyword-only, checked on construction; immutable.
 
-    iterations: playouts over all threads (0 = no limit; then time_ms must be set).
-    time_ms: wall-clock budget in milliseconds (0 = no limit).
-    exploration: the UCT constant c in q + c * sqrt(ln N / n); rewards lie in [0, 1].
-    rollout: "heuristic" (territory-aware policy) or "random" (uniformly random: plain UCT).
-    rollout_cutoff: stop a playout after this many plies and evaluate the position (0 = never).
-    reward: "win" (1 / 0.5 / 0) or "margin" (the squashed final score margin).
-    margin_weight: with reward="win", blend in the squashed margin with this weight (0..1).
-    threads: root parallelism, one tree per thread, statistics merged at the root.
-    seed: with threads=1 and an iteration budget, equal seeds give equal results.
-    max_nodes: size of the node arena over all threads; expansion stops when it is full.
-    prior_weight: progressive bias, + prior_weight * prior / (visits + 1) in selection; the
-        priors are the heuristic policy's (with rollout="random" too when this is > 0).
-    temperature, hero_cost, draw_value, block_weight, eval_scale: the heuristic's knowledge
-        (docs/search.md).
-
-    Raises TypeError or ValueError; the error's message starts with the field's name and
-    ValueErrors carry it as ``.field``.
+    ``SearchParams(iterations=5000, rollout="random")``; ``params.replace(seed=3)`` makes a
+    changed copy. A bad value raises :class:`rosen.InvalidArgumentError` (wrong type:
+    :class:`rosen.ArgumentTypeError`) whose ``field`` is the parameter's name.
+    ``SearchParams.PARAMS`` describes every field (name, type, default, range, meaning).
     """
 
-    __slots__ = _FIELDS
+    __slots__ = _NAMES
+    PARAMS = PARAMS
 
-    def __init__(self, *, iterations: int = 1000, time_ms: int = 0, exploration: float = 0.5,
-                 rollout: str = "heuristic", rollout_cutoff: int = 0, reward: str = "win",
-                 margin_weight: float = 0.0, threads: int = 1, seed: int = 0, max_nodes: int = 1_000_000,
-                 prior_weight: float = 0.0, temperature: float = 4.0, hero_cost: float = 25.0,
-                 draw_value: float = 2.0, block_weight: float = 1.0, eval_scale: float = 20.0) -> None:
-        values = dict(iterations=iterations, time_ms=time_ms, exploration=exploration, rollout=rollout,
-                      rollout_cutoff=rollout_cutoff, reward=reward, margin_weight=margin_weight, threads=threads,
-                      seed=seed, max_nodes=max_nodes, prior_weight=prior_weight, temperature=temperature,
-                      hero_cost=hero_cost, draw_value=draw_value, block_weight=block_weight, eval_scale=eval_scale)
-        for name in _INT_FIELDS:
-            v = values[name]
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise TypeError(f"{name}: expected an int, got {type(v).__name__}")
-            if v < 0:
-                error = ValueError(f"{name}: expected a number >= 0, got {v}")
-                error.field = name  # type: ignore[attr-defined]
-                raise error
-            if v >= 2**64:
-                error = ValueError(f"{name}: expected a number below 2**64")
-                error.field = name  # type: ignore[attr-defined]
-                raise error
-        for name in _FLOAT_FIELDS:
-            v = values[name]
-            if not isinstance(v, numbers.Real) or isinstance(v, bool):
-                raise TypeError(f"{name}: expected a number, got {type(v).__name__}")
-            values[name] = float(v)
-        for name in _STR_FIELDS:
-            if not isinstance(values[name], str):
-                raise TypeError(f"{name}: expected a str, got {type(values[name]).__name__}")
-        if values["threads"] > 2**31 - 1 or values["rollout_cutoff"] > 2**31 - 1:
-            name = "threads" if values["threads"] > 2**31 - 1 else "rollout_cutoff"
-            error = ValueError(f"{name}: too large")
-            error.field = name  # type: ignore[attr-defined]
-            raise error
-        _core._check_search_params(**values)
-        for name, v in values.items():
-            object.__setattr__(self, name, v)
+    def __init__(self, **values: Any) -> None:
+        for name, value in _core._search_params(values).items():
+            object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("SearchParams is immutable; use replace(**changes)")
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> Dict[str, Any]:
         """The fields by name, as keyword arguments."""
-        return {name: getattr(self, name) for name in self.__slots__}
+        return {name: getattr(self, name) for name in _NAMES}
 
     def replace(self, **changes: Any) -> "SearchParams":
         """A copy with some fields changed (checked again)."""
@@ -109,10 +82,18 @@ class SearchParams:
         return hash(tuple(self.as_dict().items()))
 
     def __repr__(self) -> str:
-        return "SearchParams(" + ", ".join(f"{k}={v!r}" for k, v in self.as_dict().items()) + ")"
+        changed = ", ".join(f"{p.name}={getattr(self, p.name)!r}" for p in PARAMS if getattr(self, p.name) != p.default)
+        return f"SearchParams({changed})"
 
     def __reduce__(self):  # pickling goes through the keyword arguments
         return (_from_dict, (self.as_dict(),))
+
+
+SearchParams.__doc__ = (SearchParams.__doc__ or "") + "\n    Fields:\n\n" + "\n".join(
+    f"    - {p.describe()}" for p in PARAMS) + "\n"
+SearchParams.__init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)]
+    + [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default) for p in PARAMS])
 
 
 def _from_dict(d: dict) -> SearchParams:
@@ -124,33 +105,34 @@ class MoveInfo(NamedTuple):
 
     move: Move
     visits: int
-    winrate: float  #: mean reward 0..1 (1 = a sure win for the mover)
-    prior: float    #: the heuristic policy's probability (uniform with rollout="random")
-    score: float    #: expected final score margin, own minus opponent (R11)
+    winrate: float   #: mean reward 0..1 (1 = a sure win for the mover)
+    prior: float     #: the heuristic policy's probability (uniform with rollout="random")
+    score: float     #: expected final score margin, own minus opponent (R11)
+    pv: List[Move]   #: this move and the most visited line after it, to the first draw
 
 
 class SearchResult:
     """What a search found; numbers are from the view of the side to move at the root.
 
-    best_move: the most visited root move. moves: MoveInfo per root move, most visited first.
-    pv: the principal variation (most visited line), ending at the first draw, whose card is
-    unknown. move_pvs: such a line for each entry of moves, in the same order. depth: mean plies inside the tree per iteration; seldepth: the deepest. nodes: tree
-    nodes (all threads). iterations: playouts of this search. reused_visits: root visits kept
-    from the previous search by tree reuse. nps: iterations per second. time_ms: elapsed.
-    winrate, score: of the best move.
+    best_move: the most visited root move. moves: :class:`MoveInfo` per root move, most visited
+    first, each with its own line. pv: the principal variation (the best move's line), ending at
+    the first draw, whose card is unknown. depth: mean plies inside the tree per iteration;
+    seldepth: the deepest. tree_size: nodes in the trees (all threads). iterations: playouts of
+    this search. reused_visits: root visits kept from the previous search by tree reuse. nps:
+    iterations per second. time_ms: elapsed. winrate, score: of the best move.
     """
 
-    __slots__ = ("best_move", "moves", "pv", "move_pvs", "depth", "seldepth", "nodes", "iterations", "reused_visits", "nps",
+    __slots__ = ("best_move", "moves", "pv", "depth", "seldepth", "tree_size", "iterations", "reused_visits", "nps",
                  "time_ms", "winrate", "score")
 
     def __init__(self, raw: Any) -> None:
         self.best_move = Move(raw.best_move)
-        self.moves: List[MoveInfo] = [MoveInfo(Move(m), v, w, p, s) for (m, v, w, p, s) in raw.moves]
+        self.moves: List[MoveInfo] = [MoveInfo(Move(m), v, w, p, s, [Move(x) for x in line])
+                                      for (m, v, w, p, s, line) in raw.moves]
         self.pv: List[Move] = [Move(m) for m in raw.pv]
-        self.move_pvs: List[List[Move]] = [[Move(m) for m in line] for line in raw.move_pvs]
         self.depth: float = raw.depth
         self.seldepth: int = raw.seldepth
-        self.nodes: int = raw.nodes
+        self.tree_size: int = raw.tree_size
         self.iterations: int = raw.iterations
         self.reused_visits: int = raw.reused_visits
         self.nps: float = raw.nps
@@ -167,34 +149,23 @@ class SearchResult:
         top = ", ".join(f"{m.move}:{m.visits}/{m.winrate:.3f}" for m in self.moves[:5])
         return (f"SearchResult(best_move={str(self.best_move)!r}, winrate={self.winrate:.3f}, score={self.score:+.1f}, "
                 f"pv='{' '.join(str(m) for m in self.pv)}', depth={self.depth:.1f}, seldepth={self.seldepth}, "
-                f"nodes={self.nodes}, iterations={self.iterations}, nps={self.nps:.0f}, time_ms={self.time_ms:.1f}, "
-                f"moves=[{top}])")
-
-    def info_lines(self) -> List[str]:
-        """The analysis in the engine protocol's `info` format (PROTOCOL.md)."""
-        pv = " ".join(str(m) for m in self.pv)
-        lines = [f"info depth {self.depth:.1f} seldepth {self.seldepth} nodes {self.nodes} nps {self.nps:.0f} "
-                 f"time {self.time_ms:.0f} winrate {self.winrate:.4f} score {self.score:.1f} pv {pv}"]
-        for k, (m, line) in enumerate(zip(self.moves, self.move_pvs), 1):
-            line_pv = " ".join(str(x) for x in line)
-            lines.append(f"info multipv {k} move {m.move} visits {m.visits} winrate {m.winrate:.4f} "
-                         f"score {m.score:.1f} prior {m.prior:.4f} pv {line_pv}")
-        return lines
+                f"tree_size={self.tree_size}, iterations={self.iterations}, nps={self.nps:.0f}, "
+                f"time_ms={self.time_ms:.1f}, moves=[{top}])")
 
 
 def _params(params: Optional[SearchParams], kwargs: dict) -> SearchParams:
     if params is None:
         return SearchParams(**kwargs)
     if not isinstance(params, SearchParams):
-        raise TypeError(f"params: expected a rosen.SearchParams, got {type(params).__name__}")
+        raise ArgumentTypeError(f"params: expected a rosen.SearchParams, got {type(params).__name__}", "params")
     return params.replace(**kwargs) if kwargs else params
 
 
 def _check_position(position: Any) -> Position:
     if not isinstance(position, Position):
-        raise TypeError(f"position: expected a rosen.Position, got {type(position).__name__}")
+        raise ArgumentTypeError(f"position: expected a rosen.Position, got {type(position).__name__}", "position")
     if position.is_terminal:
-        raise ValueError("position: the game is over; there is nothing to search")
+        raise InvalidArgumentError("position: the game is over; there is nothing to search", "position")
     return position
 
 
@@ -202,22 +173,35 @@ class Searcher:
     """A persistent search: keeps its trees between calls and reuses the subtree of a position
     that lies a few plies below the last one searched (our move, their reply, draws between).
 
-    ``Searcher(**params)`` or ``Searcher(params=SearchParams(...))``. ``stop()`` may be called
-    from another thread and ends the running search within an iteration; ``reset()`` forgets
-    the trees (a new game).
+    ``Searcher(**params)`` or ``Searcher(params=SearchParams(...))``.
+
+    Cancelling: ``stop()`` may be called from any thread. It ends the running search within an
+    iteration; when no search is running, the *next* search returns at once (zero iterations,
+    the policy's favourite move), so a stop sent just before ``search()`` starts is never lost.
+    Each search clears the request when it returns; ``clear_stop()`` withdraws one that no
+    search has honoured yet. ``reset()`` forgets the trees (a new game).
     """
 
     def __init__(self, params: Optional[SearchParams] = None, **kwargs: Any) -> None:
         self.params = _params(params, kwargs)
-        self._searcher = _core._Searcher(**self.params.as_dict())
+        self._searcher = _core._Searcher(self.params.as_dict())
 
     def search(self, position: Position) -> SearchResult:
         """Search ``position`` within the budget (the GIL is released meanwhile)."""
         return SearchResult(self._searcher.search(_check_position(position)))
 
     def stop(self) -> None:
-        """End the running search soon (a no-op when none is running)."""
+        """End the running search, or else the next one, at once (see the class docstring)."""
         self._searcher.stop()
+
+    def clear_stop(self) -> None:
+        """Withdraw a stop request that no search has honoured yet."""
+        self._searcher.clear_stop()
+
+    @property
+    def stop_requested(self) -> bool:
+        """True while a stop request waits for a search to honour it."""
+        return self._searcher.stop_requested
 
     def reset(self) -> None:
         """Forget the trees, so that the next search starts from scratch."""

@@ -1,0 +1,106 @@
+"""rosen's exceptions: one family, each naming the argument or field that is wrong.
+
+Every error a caller can cause is a :class:`RosenError` (a ``ValueError``) whose ``field`` names
+what was wrong and whose message starts with that name and says what was expected::
+
+    >>> import rosen
+    >>> try:
+    ...     rosen.SearchParams(temperature=0)
+    ... except rosen.RosenError as exc:
+    ...     print(exc.field, "|", exc)
+    temperature | temperature: expected 0.01..1000, got 0
+
+A value of the wrong type raises :class:`ArgumentTypeError`, which is also a ``TypeError``.
+The C++ core raises the same classes (mapped once, in ``cpp/bindings/bind_errors.cpp``).
+This module is a leaf: it imports nothing from rosen.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Optional
+
+__all__ = [
+    "RosenError", "InvalidArgumentError", "ArgumentTypeError", "InvalidPositionError", "InvalidMoveError",
+    "IllegalMoveError", "check_int", "check_real", "check_choice", "check_str",
+]
+
+
+class RosenError(ValueError):
+    """Base class of rosen's errors. ``field`` names the argument or notation field at fault."""
+
+    def __init__(self, message: str, field: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.field))
+
+
+class InvalidArgumentError(RosenError):
+    """An argument whose value is out of range or otherwise unusable."""
+
+
+class ArgumentTypeError(RosenError, TypeError):
+    """An argument of the wrong type (also a ``TypeError``)."""
+
+
+class InvalidPositionError(RosenError):
+    """A position line that does not follow the notation (RULES.md); ``field`` names the part."""
+
+
+class InvalidMoveError(RosenError):
+    """Move text that is not a move in the notation."""
+
+
+class IllegalMoveError(RosenError):
+    """A well-formed move that is not legal in the position; the message lists the legal moves."""
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_int(field: str, value: Any, low: Optional[int] = None, high: Optional[int] = None) -> int:
+    """``value`` as an int if it is one (not a bool) within ``[low, high]``; else an error naming ``field``."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ArgumentTypeError(f"{field}: expected an int, got {type(value).__name__}", field)
+    value = value.__index__()
+    if (low is not None and value < low) or (high is not None and value > high):
+        if high is None:
+            expected = f"an int >= {low}"
+        elif low is None:
+            expected = f"an int <= {high}"
+        else:
+            expected = f"{low}..{high}"
+        raise InvalidArgumentError(f"{field}: expected {expected}, got {value}", field)
+    return value
+
+
+def check_real(field: str, value: Any, low: Optional[float] = None, high: Optional[float] = None) -> float:
+    """``value`` as a finite float within ``[low, high]``; else an error naming ``field``."""
+    if isinstance(value, (bool, str, bytes)) or not hasattr(value, "__float__"):
+        raise ArgumentTypeError(f"{field}: expected a number, got {type(value).__name__}", field)
+    number = float(value)
+    if not math.isfinite(number) or (low is not None and number < low) or (high is not None and number > high):
+        bounds = "a finite number" if low is None and high is None else (
+            f"a number >= {low:g}" if high is None else f"a number <= {high:g}" if low is None else f"{low:g}..{high:g}")
+        raise InvalidArgumentError(f"{field}: expected {bounds}, got {_shown(value)}", field)
+    return number
+
+
+def check_str(field: str, value: Any) -> str:
+    """``value`` if it is a str; else an :class:`ArgumentTypeError` naming ``field``."""
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"{field}: expected a str, got {type(value).__name__}", field)
+    return value
+
+
+def check_choice(field: str, value: Any, choices: Iterable[str]) -> str:
+    """``value`` if it is one of ``choices``; else an error naming ``field`` and the choices."""
+    choices = tuple(choices)
+    check_str(field, value)
+    if value not in choices:
+        expected = ", ".join(repr(c) for c in choices[:-1]) + f" or {choices[-1]!r}" if len(choices) > 1 else repr(choices[0])
+        raise InvalidArgumentError(f"{field}: expected {expected}, got {_shown(value)}", field)
+    return value
