@@ -9,7 +9,7 @@ from typing import Callable, List, Optional
 
 import rosen
 from rosen.engine import Engine
-from rosen.engine_client import EngineClient
+from rosen.engine.client import EngineClient
 
 #: The engine as a subprocess, exactly as a frontend would start it.
 ENGINE_COMMAND = [sys.executable, "-m", "rosen", "engine"]
@@ -94,7 +94,7 @@ def without_clock(line: str) -> str:
     return " ".join(out)
 
 
-def play_checked_game(client: EngineClient, position: rosen.Position, nodes: int = 100,
+def play_checked_game(client: EngineClient, position: rosen.Position, iterations: int = 100,
                       max_plies: int = 400) -> rosen.Position:
     """Play the engine against itself from ``position``, checking every step against the Python
     rules: the engine's view of the position and legal moves, and the legality of its moves.
@@ -109,7 +109,7 @@ def play_checked_game(client: EngineClient, position: rosen.Position, nodes: int
         assert client.query("position") == position.fen(hide_pile_order=True)
         assert client.query("legal") == " ".join(str(m) for m in position.legal_moves())
         assert client.query("p1turn") == ("true" if position.turn.startswith("r") else "false")
-        move = client.go(nodes=nodes).move
+        move = client.go(iterations=iterations).move
         assert move is not None and position.is_legal(move), (move, position.fen())
         after = position.play(move)
         if move.kind == "draw":

@@ -1,10 +1,10 @@
-"""Agents (python/rosen/agents.py): legal moves, greedy's choice, seeding, the spec parser."""
+"""Agents (rosen.agents): legal moves, greedy's choice, seeding, the spec parser."""
 import random
 
 import pytest
 
 import rosen
-from rosen.agents import (Agent, AgentSpec, GreedyAgent, MCTSAgent, MoveStats, RandomAgent, parse_agent,
+from rosen.agents import (Agent, AgentSpec, GreedyAgent, MCTSAgent, DecisionStats, RandomAgent, parse_agent,
                           parse_agent_spec)
 
 
@@ -91,9 +91,9 @@ def test_bad_seed_names_the_field():
         GreedyAgent(seed=-1)
 
 
-def test_move_stats_nps():
-    assert MoveStats(nodes=9999, iterations=5000, time_ms=250.0).nps == pytest.approx(20000.0)
-    assert MoveStats().nps == 0.0
+def test_decision_stats_nps_counts_iterations_not_tree_nodes():
+    assert DecisionStats(tree_size=9999, iterations=5000, time_ms=250.0).nps == pytest.approx(20000.0)
+    assert DecisionStats().nps == 0.0
 
 
 # --- specs ----------------------------------------------------------------------------------
@@ -122,8 +122,9 @@ def test_spec_builds_seeded_agents():
     ("mcts:=5", "key=value"),
 ])
 def test_spec_parser_rejects_bad_specs(text, field):
-    with pytest.raises(ValueError, match=field):
+    with pytest.raises(rosen.RosenError, match=field) as info:
         parse_agent_spec(text)
+    assert info.value.field == "agent"
 
 
 def test_spec_parser_rejects_non_strings():
@@ -140,7 +141,7 @@ def test_mcts_agent_returns_legal_moves_and_reports_stats():
             break
         move = agent.choose(pos.hide_pile_order())
         assert pos.is_legal(move)
-        assert agent.last_stats.nodes > 0 and agent.last_stats.iterations > 0
+        assert agent.last_stats.tree_size > 0 and agent.last_stats.iterations == 200
         pos = pos.play(rng.choice(pos.legal_moves()))
     agent.reset()
     assert agent.last_stats is None
@@ -163,7 +164,7 @@ def test_mcts_agent_keeps_one_searcher_and_reports_its_figures():
         assert agent._searcher is searcher  # one searcher for the game: its tree survives
         pos = pos.play(move if str(move) != "draw" else "draw:" + pos.draw_pile[0])
     stats = agent.last_stats
-    assert stats.iterations == 400 and stats.nodes > 0 and stats.depth > 0 and stats.seldepth >= stats.depth
+    assert stats.iterations == 400 and stats.tree_size > 400 and stats.depth > 0 and stats.seldepth >= stats.depth
     assert stats.time_ms > 0 and stats.nps > 0
     agent.reset()
     assert agent.last_stats is None
@@ -180,16 +181,17 @@ def test_mcts_spec_values_are_checked_by_the_search():
 
 def test_engine_spec_needs_a_command_and_a_budget():
     with pytest.raises(ValueError, match="command"):
-        parse_agent_spec("engine:nodes=100")
-    with pytest.raises(ValueError, match="nodes=N or movetime"):
+        parse_agent_spec("engine:iterations=100")
+    with pytest.raises(ValueError, match="iterations=N or time_ms"):
         parse_agent_spec("engine:command=rosen engine")
     with pytest.raises(ValueError, match="unknown option"):
-        parse_agent_spec("engine:command=rosen engine,nodes=5,depth=3")
-    assert str(parse_agent_spec("engine:command=rosen engine,nodes=100")) == "engine:command=rosen engine,nodes=100"
+        parse_agent_spec("engine:command=rosen engine,iterations=5,depth=3")
+    text = "engine:command=rosen engine,iterations=100"
+    assert str(parse_agent_spec(text)) == text
 
 
 def test_mcts_agent_reuses_its_tree_between_moves():
-    from rosen.game import play_game
+    from rosen.match import play_game
 
     class Spy(MCTSAgent):
         def __init__(self, **params):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import rosen
 from engine_helpers import InProcessEngine
-from rosen.engine_bench import BENCH_DEALS, BENCH_FENS, BENCH_PLIES, BENCH_PLAYOUTS, fnv1a
+from rosen.engine.bench import BENCH_DEALS, BENCH_FENS, BENCH_PLIES, BENCH_ITERATIONS, fnv1a
 
 GOLDEN = Path(__file__).parent / "golden" / "engine_bench.txt"
 
@@ -25,7 +25,7 @@ def test_bench_matches_the_golden_signature():
     assert summary, lines[-1]
     assert f"nodes {summary[1]} signature {summary[2]}\n" == GOLDEN.read_text()
     games = len(BENCH_DEALS) + len(BENCH_FENS)
-    assert int(summary[1]) == (len(lines) - 1) * BENCH_PLAYOUTS
+    assert int(summary[1]) == (len(lines) - 1) * BENCH_ITERATIONS
     assert len(lines) - 1 <= games * BENCH_PLIES
     assert all(line.startswith("info string bench ") for line in lines[:-1])
     eng.close()

@@ -8,7 +8,7 @@ from typing import List
 
 import rosen
 from engine_helpers import final_block, play_checked_game, start_engine, without_clock
-from rosen.engine_options import OPTIONS
+from rosen.engine.options import OPTIONS
 
 COMMANDS = {"ugi", "isready", "setoption", "uginewgame", "position", "go", "stop", "query", "bench", "quit"}
 
@@ -71,11 +71,11 @@ def test_hostile_lines_change_nothing_and_each_get_one_error():
         assert [line for line in out if not line.startswith("info string error:")] == ["bestmove (none)"] * gos
         assert any("line too long" in e for e in errors)
         assert client.query("position") == rosen.Position.new(17).fen(hide_pile_order=True)
-        after = client.play("startpos seed 17", nodes=700)
+        after = client.play("startpos seed 17", iterations=700)
         assert client.returncode is None
     with start_engine() as fresh:
         fresh.setoption("Seed", 5)
-        expected = fresh.play("startpos seed 17", nodes=700)
+        expected = fresh.play("startpos seed 17", iterations=700)
     assert after.move == expected.move
     assert [without_clock(x) for x in final_block(after.info.lines)] == \
         [without_clock(x) for x in final_block(expected.info.lines)]
@@ -94,4 +94,4 @@ def test_random_command_soup_then_a_correct_game():
         for option in OPTIONS:
             client.setoption(option.name, option.default)
         client.new_game()
-        play_checked_game(client, rosen.Position.new(31), nodes=50)
+        play_checked_game(client, rosen.Position.new(31), iterations=50)

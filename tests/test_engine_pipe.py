@@ -9,7 +9,7 @@ import pytest
 
 import rosen
 from engine_helpers import ENGINE_COMMAND, play_checked_game, start_engine
-from rosen.engine_client import EngineError
+from rosen.engine.client import EngineError
 
 
 @pytest.fixture
@@ -25,17 +25,17 @@ def test_handshake(client):
 
 
 def test_whole_two_player_game_through_the_pipe(client):
-    end = play_checked_game(client, rosen.Position.new(21), nodes=60)
+    end = play_checked_game(client, rosen.Position.new(21), iterations=60)
     assert end.supply == 0 or not end.legal_moves()
 
 
 def test_four_player_game_through_the_pipe(client):
-    play_checked_game(client, rosen.Position.new(8, players=4), nodes=40)
+    play_checked_game(client, rosen.Position.new(8, players=4), iterations=40)
 
 
 def test_lazy_reshuffle_game_through_the_pipe():
     with start_engine(options={"Reshuffle": "lazy"}) as client:
-        play_checked_game(client, rosen.Position.new(5, reshuffle="lazy"), nodes=40)
+        play_checked_game(client, rosen.Position.new(5, reshuffle="lazy"), iterations=40)
 
 
 def test_stop_ends_an_infinite_search_quickly(client):
@@ -104,7 +104,7 @@ def test_client_raises_engine_errors(client):
     with pytest.raises(EngineError, match="move 1"):
         client.set_position("startpos", ["N9"])
     client.sync()  # still in step afterwards
-    assert client.play("startpos seed 4", nodes=50).move is not None
+    assert client.play("startpos seed 4", iterations=50).move is not None
 
 
 def test_main_engine_subcommand_in_process(monkeypatch):

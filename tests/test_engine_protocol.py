@@ -8,9 +8,10 @@ import pytest
 import rosen
 from conftest import fen
 from engine_helpers import InProcessEngine, LineSink, final_block, without_clock
-from rosen.engine import MAX_LINE_BYTES, Engine
-from rosen.engine_client import parse_info
-from rosen.engine_options import OPTIONS, strength_playouts
+from rosen.engine.server import MAX_LINE_BYTES, Engine
+from rosen.engine.protocol import CandidateInfo, SearchInfo, parse_info
+from rosen.search import NODE_BYTES
+from rosen.engine.options import OPTIONS, strength_iterations
 
 
 @pytest.fixture
@@ -139,32 +140,33 @@ def test_go_nodes_gives_one_legal_bestmove_with_analysis(eng):
     assert rosen.Position.new(1).is_legal(best)
     root, first = final_block(lines)[:2]
     info = parse_info(root)
-    assert info["nodes"] == 500
-    assert set(info) >= {"depth", "seldepth", "nodes", "nps", "time", "winrate", "score", "pv"}
-    assert 0.0 <= info["winrate"] <= 1.0
-    assert info["pv"][0] == best
-    assert "draw" not in info["pv"][:-1]  # a PV stops at the first draw
+    assert isinstance(info, SearchInfo) and info.extra == ()  # every field is one the protocol names
+    assert info.iterations == 500 and info.tree_size > 500 and info.depth > 1 and info.seldepth >= info.depth
+    assert info.time_ms >= 0 and info.nps > 0
+    assert 0.0 <= info.winrate <= 1.0
+    assert info.pv[0] == best
+    assert "draw" not in info.pv[:-1]  # a PV stops at the first draw
     candidate = parse_info(first)
-    assert candidate["multipv"] == 1 and candidate["move"] == best
-    assert set(candidate) >= {"visits", "winrate", "score", "prior", "pv"}
+    assert isinstance(candidate, CandidateInfo) and candidate.extra == ()
+    assert candidate.multipv == 1 and candidate.move == best and candidate.pv[0] == best
+    assert candidate.visits <= 500 and 0 < candidate.prior <= 1
 
 
 def test_multipv_lines_one_per_candidate(eng):
     eng.send("setoption name MultiPV value 3", "position startpos seed 1")
     block = final_block(eng.search("go nodes 800"))
     multi = [parse_info(line) for line in block if line.startswith("info multipv")]
-    assert [m["multipv"] for m in multi] == [1, 2, 3]
-    visits = [m["visits"] for m in multi]
+    assert [m.multipv for m in multi] == [1, 2, 3]
+    visits = [m.visits for m in multi]
     assert visits == sorted(visits, reverse=True)
-    assert len({m["move"] for m in multi}) == 3
+    assert len({m.move for m in multi}) == 3
     # Each candidate carries its own line: it starts with the move, is legal, and stops at the
     # first draw (whose card is unknown).
     start = rosen.Position.new(1).hide_pile_order()
     for m in multi:
-        line = [part for part in block if part.startswith(f"info multipv {m['multipv']} ")][0]
-        pv = line.split(" pv ", 1)[1].split()
-        assert pv[0] == m["move"]
-        assert len(pv) >= 2 or m["visits"] < 100  # a well-visited move has grown a line
+        pv = m.pv
+        assert pv[0] == m.move
+        assert len(pv) >= 2 or m.visits < 100  # a well-visited move has grown a line
         pos = start
         for k, move in enumerate(pv):
             assert pos.is_legal(move)
@@ -180,8 +182,8 @@ def test_numbers_are_from_the_side_to_move(eng):
     for side, winning in (("r", True), ("w", False)):
         eng.send(f"position fen {fen(ranks=ranks, side=side, red='N1,NE2,E3,S1,W2', white='S3,SW1,NW2,N3,E1')}")
         info = parse_info(final_block(eng.search("go nodes 400"))[0])
-        assert (info["winrate"] > 0.8) if winning else (info["winrate"] < 0.2), (side, info)
-        assert (info["score"] > 0) == winning
+        assert (info.winrate > 0.8) if winning else (info.winrate < 0.2), (side, info)
+        assert (info.score > 0) == winning
 
 
 def test_fixed_seed_one_thread_go_nodes_is_reproducible():
@@ -202,18 +204,18 @@ def test_seed_changes_the_search(eng):
     assert a != b
 
 
-def test_strength_caps_playouts(eng):
+def test_strength_caps_iterations(eng):
     eng.send("setoption name Strength value 1", "position startpos seed 1")
     info = parse_info(final_block(eng.search("go nodes 100000"))[0])
-    assert info["nodes"] == strength_playouts(1) == 12
+    assert info.iterations == strength_iterations(1) == 12
     eng.send("setoption name Strength value 20")
-    assert parse_info(final_block(eng.search("go nodes 300"))[0])["nodes"] == 300
+    assert parse_info(final_block(eng.search("go nodes 300"))[0]).iterations == 300
 
 
 def test_strength_levels_grow():
-    caps = [strength_playouts(s) for s in range(1, 20)]
+    caps = [strength_iterations(s) for s in range(1, 20)]
     assert caps == sorted(caps) and len(set(caps)) == 19
-    assert strength_playouts(20) is None
+    assert strength_iterations(20) is None
 
 
 def test_threads_two_still_plays_legal_moves(eng):
@@ -225,7 +227,7 @@ def test_threads_two_still_plays_legal_moves(eng):
 def test_hash_sets_the_tree_size(eng):
     eng.send("setoption name Hash value 1", "position startpos seed 1")
     info = parse_info(final_block(eng.search("go nodes 60000", timeout=60))[0])
-    assert info["tree"] <= (1 << 20) // rosen.engine_options.NODE_BYTES
+    assert 0.8 * (1 << 20) // NODE_BYTES < info.tree_size <= (1 << 20) // NODE_BYTES
 
 
 def test_reshuffle_applies_from_the_next_position(eng):
@@ -246,7 +248,7 @@ def test_go_movetime_and_clock_end_by_themselves(eng):
 def test_go_without_limits_uses_the_default_budget(eng):
     eng.send("position startpos seed 3")
     info = parse_info(final_block(eng.search("go"))[0])
-    assert info["nodes"] == rosen.engine.DEFAULT_NODES
+    assert info.iterations == rosen.engine.server.DEFAULT_ITERATIONS
 
 
 def test_info_at_least_once_per_second_during_a_search(eng):
@@ -254,7 +256,7 @@ def test_info_at_least_once_per_second_during_a_search(eng):
     lines = eng.search("go movetime 2600", timeout=20)
     roots = [parse_info(line) for line in lines if line.startswith("info depth")]
     assert len(roots) >= 3  # two or more while searching, one before bestmove
-    assert roots[-1]["nodes"] >= roots[0]["nodes"]
+    assert roots[-1].iterations > roots[0].iterations
 
 
 def test_infinite_search_waits_for_stop_and_answers_isready(eng):
@@ -390,7 +392,7 @@ def test_uginewgame_forgets_the_tree(eng):
     again = parse_info(final_block(eng.search("go nodes 500"))[0])
     eng.send("uginewgame")
     fresh = parse_info(final_block(eng.search("go nodes 500"))[0])
-    assert fresh["tree"] < again["tree"]  # the reused tree had grown; a new game starts small
+    assert fresh.tree_size < again.tree_size  # the reused tree had grown; a new game starts small
 
 
 def test_serve_reads_bytes_until_quit():
@@ -423,8 +425,10 @@ def test_engine_numbers_are_the_search_apis(eng):
     block = final_block(eng.search("go nodes 1500"))
     assert block[-1] == f"bestmove {result.best_move}"
     root, first, second = (parse_info(line) for line in block[:3])
-    assert root["pv"] == [str(m) for m in result.pv] and root["tree"] == result.nodes
-    assert root["winrate"] == pytest.approx(result.winrate, abs=1e-4)
+    assert list(root.pv) == [str(m) for m in result.pv] and root.tree_size == result.tree_size
+    assert root.iterations == result.iterations == 1500
+    assert root.winrate == pytest.approx(result.winrate, abs=1e-4)
     for info, move in ((first, result.moves[0]), (second, result.moves[1])):
-        assert (info["move"], info["visits"]) == (str(move.move), move.visits)
-        assert info["score"] == pytest.approx(move.score, abs=0.01)
+        assert (info.move, info.visits) == (str(move.move), move.visits)
+        assert info.score == pytest.approx(move.score, abs=0.01)
+        assert list(info.pv) == [str(m) for m in move.pv]

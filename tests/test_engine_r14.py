@@ -49,7 +49,7 @@ def test_r14_through_the_pipe():
     for text in (pos.fen(), pos.fen(hide_pile_order=True)):
         with start_engine(options={"Seed": 3, "Threads": 1}) as client:
             client.send(f"position fen {text}")
-            results.append(client.go(nodes=2500))
+            results.append(client.go(iterations=2500))
     (a, b) = results
     assert a.move == b.move
     assert [without_clock(x) for x in final_block(a.info.lines)] == [without_clock(x) for x in final_block(b.info.lines)]

@@ -1,5 +1,4 @@
 """``rosen play`` driven end to end through ``main(argv)`` with scripted input."""
-import argparse
 import io
 import re
 import sys
@@ -7,9 +6,9 @@ import sys
 import pytest
 
 
-from rosen.cli import main
-from rosen.cli_play import play_session
-from rosen.game import ALL_CARDS
+from rosen.cli import build_parser, main
+from rosen.cli.play import play_session
+from rosen.match import ALL_CARDS
 
 # Every move text there is. Tried in turn, the first legal one is played and each illegal one gets
 # the error message and the question again -- so this script finishes any game.
@@ -33,7 +32,7 @@ def test_a_whole_game_with_a_bad_move_legal_and_hint(monkeypatch, capsys):
     text = out.out
     assert "'X9' is not a move" in text
     # Deal 3 gives red N2 SE1 SW3 NW1 NW2: N1 is well formed but not in hand, and draw needs a free slot.
-    assert "'N1' is not legal here (illegal move N1; legal moves: N2, SE1, SW3, NW1, NW2)" in text
+    assert "'N1' is not legal here (move: illegal move N1; legal moves: N2, SE1, SW3, NW1, NW2)" in text
     assert re.search(r"legal moves: (\S+ )+", text)
     assert "engine analysis" in text
     assert "Red to move" in text and "    a b c d e f g h i" in text  # the board is drawn
@@ -74,8 +73,7 @@ def test_injected_input_and_output():
         return next(lines)
 
     out = io.StringIO()
-    args = argparse.Namespace(colour="red", iterations=None, seconds=None, seed=1, players=2, reshuffle="lazy",
-                              engine="random")
+    args = build_parser().parse_args(["play", "--seed", "1", "--reshuffle", "lazy", "--engine", "random"])
     assert play_session(args, input_fn=fake_input, out=out) == 0
     assert prompts == ["your move (r)> "] * 3
     assert "H:N2 (hero with a card)" in out.getvalue() and "You quit" in out.getvalue()
@@ -89,11 +87,11 @@ def test_typed_draw_card_is_refused(monkeypatch, capsys):
 
 @pytest.mark.parametrize("argv,needle", [
     (["--iterations", "0"], "--iterations"),
-    (["--seconds", "0"], "--seconds"),
+    (["--time-ms", "-5"], "--time-ms"),
     (["--colour", "blue"], "--colour"),
     (["--players", "3"], "--players"),
     (["--engine", "deep-blue"], "--engine"),
-    (["--iterations", "10", "--seconds", "1"], "--seconds"),
+    (["--search-seed", "-1"], "--search-seed"),
 ])
 def test_bad_arguments_exit_2_naming_the_option(argv, needle, monkeypatch, capsys):
     code, out = run_play(monkeypatch, capsys, argv, "quit\n")
@@ -112,13 +110,13 @@ def test_against_mcts_with_hint(monkeypatch, capsys):
 def test_hint_shows_the_analysis_and_the_default_engine_searches(monkeypatch, capsys):
     code, out = run_play(monkeypatch, capsys, ["--iterations", "400", "--seed", "3"], "hint\nquit\n")
     assert code == 0
-    assert "against MCTSAgent(iterations=400, seed=3)" in out.out
+    assert "against MCTSAgent(iterations=400)" in out.out  # --seed is the deal; the search has --search-seed
     assert re.search(r"engine analysis: 400 iterations, depth \d+\.\d, win rate \d+\.\d% for the side to move",
                      out.out)
     assert re.search(r"\n  \S+ +visits +\d+  win rate +\d+\.\d%  expected margin +[-+]\d+\.\d", out.out)
     assert "  pv: " in out.out
-    code, out = run_play(monkeypatch, capsys, ["--seconds", "0.5", "--colour", "white"], "quit\n")
-    assert "MCTSAgent(iterations=0, time_ms=500, seed=0)" in out.out
+    code, out = run_play(monkeypatch, capsys, ["--time-ms", "500", "--search-seed", "4", "--colour", "white"], "quit\n")
+    assert "MCTSAgent(iterations=0, time_ms=500, seed=4)" in out.out
 
 
 def test_ctrl_c_at_the_prompt_quits():
@@ -126,7 +124,6 @@ def test_ctrl_c_at_the_prompt_quits():
         raise KeyboardInterrupt
 
     out = io.StringIO()
-    args = argparse.Namespace(colour="red", iterations=None, seconds=None, seed=0, players=2, reshuffle="eager",
-                              engine="greedy")
+    args = build_parser().parse_args(["play", "--engine", "greedy"])
     assert play_session(args, input_fn=interrupted, out=out) == 0
     assert out.getvalue().endswith("You quit the game.\n")

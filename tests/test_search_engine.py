@@ -62,10 +62,43 @@ def test_stop_from_another_thread_ends_an_unbounded_search():
     assert result.best_move in rosen.Position.new(seed=1).legal_moves()
 
 
-def test_stop_before_a_search_does_not_cancel_the_next_one():
-    s = rosen.Searcher(iterations=300, seed=1)
+def test_stop_before_a_search_ends_that_search_and_is_then_cleared():
+    # A stop that arrives before search() starts is not lost (issue 16): the next search returns
+    # at once, with a legal move, however large its budget. It clears the request when it returns.
+    s = rosen.Searcher(iterations=10**12, seed=1)
     s.stop()
-    assert s.search(rosen.Position.new(seed=1)).iterations == 300
+    assert s.stop_requested
+    first = s.search(rosen.Position.new(seed=1))
+    assert first.iterations == 0 and first.best_move in rosen.Position.new(seed=1).legal_moves()
+    assert not s.stop_requested
+    quick = rosen.Searcher(iterations=300, seed=1)
+    quick.stop()
+    quick.clear_stop()  # withdrawn before any search honoured it
+    assert quick.search(rosen.Position.new(seed=1)).iterations == 300
+    assert quick.search(rosen.Position.new(seed=2)).iterations == 300
+
+
+def test_stop_racing_the_start_of_a_search_is_never_lost():
+    # The reproducer of issue 16: another thread calls stop() just before search() begins. Before
+    # the fix the stop was forgotten and a search without a time limit ran to its whole budget.
+    position = rosen.Position.new(seed=1)
+    for trial in range(60):
+        # A lost stop would let this search run its full 20 s.
+        s = rosen.Searcher(iterations=0, time_ms=20_000, seed=trial)
+        ready = threading.Event()
+
+        def stopper():
+            ready.wait()
+            s.stop()
+
+        thread = threading.Thread(target=stopper)
+        thread.start()
+        ready.set()
+        start = time.monotonic()
+        result = s.search(position)
+        thread.join()
+        assert time.monotonic() - start < 10, trial
+        assert result.best_move in position.legal_moves()
 
 
 def test_gil_is_released_while_searching():
@@ -92,11 +125,11 @@ def test_gil_is_released_while_searching():
 
 
 def test_long_search_stays_within_the_node_limit():
-    s = rosen.Searcher(iterations=5000, max_nodes=3000, seed=1, rollout="random")
+    s = rosen.Searcher(iterations=5000, max_tree_size=3000, seed=1, rollout="random")
     pos = rosen.Position.new(seed=6)
     for _ in range(4):  # the limit holds across reuse as well
         r = s.search(pos)
-        assert r.nodes <= 3000
+        assert r.tree_size <= 3000
         pos = pos.play(r.best_move)
 
 

@@ -28,7 +28,7 @@ def pile_variants(pos: rosen.Position):
 
 
 def signature(result: rosen.SearchResult):
-    return (repr(result.moves), [str(m) for m in result.pv], result.nodes, result.depth, result.seldepth)
+    return (repr(result.moves), [str(m) for m in result.pv], result.tree_size, result.depth, result.seldepth)
 
 
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])

@@ -15,7 +15,7 @@ mkdir -p "$out"
 run() {  # name A B [extra options]
     name=$1; shift
     echo "== $name: rosen match $* --games $games --seed $seed --threads $threads  ($(date -u +%H:%M:%S))"
-    python -m rosen.cli match "$@" --games "$games" --seed "$seed" --threads "$threads" --progress off \
+    python -m rosen match "$@" --games "$games" --seed "$seed" --threads "$threads" --progress off \
         --jsonl "$out/$name.jsonl" | tee "$out/$name.txt"
 }
 for name in $names; do

@@ -116,7 +116,7 @@ void bind_rosenkoenig(py::module_& m) {
     py::class_<PyMove>(m, "Move", "A move in RULES.md notation: 'N2', 'H:N2', 'draw', 'draw:NE3' or 'pass'.")
         .def(py::init([](const py::handle& text) {
                  if (!py::isinstance<py::str>(text))
-                     throw ArgumentTypeError("text", "text: expected a str like 'N2', got " + bindings::type_name(text));
+                     throw ArgumentTypeError("move", "move: expected a str like 'N2', got " + bindings::type_name(text));
                  return PyMove{to_move(text)};
              }),
              py::arg("text"))

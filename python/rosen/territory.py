@@ -17,12 +17,12 @@ class BoardScores(NamedTuple):
     count: np.ndarray    #: number of territories
 
     def winners(self) -> np.ndarray:
-        """Per board: 1 if red wins, 2 if white wins, 0 for a draw, by R12's tie-breaks."""
-        key = np.stack([self.score, self.largest, self.tokens], axis=-1)  # (N, 2, 3)
-        red, white = key[:, 0, :], key[:, 1, :]
-        diff = red - white
-        first = np.argmax(diff != 0, axis=1)  # the first criterion that differs
-        decisive = diff[np.arange(len(diff)), first]
+        """Per board: 1 if red wins, 2 if white wins, 0 for a draw, by R12's tie-breaks. For the
+        result of one ``(9, 9)`` board, a 0-d array (``int(...)`` gives the number)."""
+        key = np.stack([self.score, self.largest, self.tokens], axis=-1)  # (..., 2, 3)
+        diff = key[..., 0, :] - key[..., 1, :]                             # (..., 3): red minus white
+        first = np.argmax(diff != 0, axis=-1)  # the first criterion that differs
+        decisive = np.take_along_axis(diff, first[..., None], axis=-1)[..., 0]
         return np.where(decisive > 0, 1, np.where(decisive < 0, 2, 0)).astype(np.int8)
 
 

@@ -8,7 +8,7 @@ import json
 import pathlib
 
 import rosen
-from rosen.engine_bench import bench
+from rosen.engine.bench import bench
 
 HERE = pathlib.Path(__file__).parent
 

@@ -8,17 +8,15 @@ so the same seed gives the same match for any number of threads.
 """
 from __future__ import annotations
 
-import json
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, List, Optional, Sequence, TextIO, Tuple, Union
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ._checks import check_int
-from .agents import AgentSpec, parse_agent_spec
+from ..agents.spec import AgentSpec, parse_agent_spec
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int
 from .game import GameRecord, SideStats, _mix, play_game
-from .matchstats import SPRT, Estimate, pentanomial_counts, pentanomial_estimate, trinomial_estimate
+from .stats import SPRT, Estimate, format_elo, pentanomial_counts, pentanomial_estimate, trinomial_estimate
 
 SpecLike = Union[str, AgentSpec]
 
@@ -30,8 +28,8 @@ def _spec(value: SpecLike, name: str) -> AgentSpec:
         try:
             return parse_agent_spec(value)
         except ValueError as exc:
-            raise ValueError(f"{name}: {exc}") from None
-    raise TypeError(f"{name}: expected an agent spec str or AgentSpec, got {type(value).__name__}")
+            raise InvalidArgumentError(f"{name}: {exc}", name) from None
+    raise ArgumentTypeError(f"{name}: expected an agent spec str or AgentSpec, got {type(value).__name__}", name)
 
 
 def a_points(record: GameRecord, a_colour: str) -> float:
@@ -112,7 +110,7 @@ class MatchResult:
             + (" -- interrupted" if self.interrupted else ""),
             f"A  W/D/L {w}/{d}/{l}",
             f"score    {est.score:.1%}  95% [{est.low:.1%}, {est.high:.1%}]",
-            f"elo      {_fmt_elo(est.elo)}  95% [{_fmt_elo(est.elo_low)}, {_fmt_elo(est.elo_high)}]",
+            f"elo      {format_elo(est.elo)}  95% [{format_elo(est.elo_low)}, {format_elo(est.elo_high)}]",
             "pairs    LL {} LD {} DD/WL {} WD {} WW {}".format(*self.pentanomial),
         ]
         for colour in ("red", "white"):
@@ -121,8 +119,8 @@ class MatchResult:
         for side, name in (("a", "A"), ("b", "B")):
             s = self.side_stats(side)
             if s.moves:
-                lines.append(f"{name} search  depth {s.mean_depth:.1f}  nps {s.nps:,.0f} (playouts/s)  "
-                             f"{s.time_ms / s.moves:.0f} ms/move  {s.iterations / s.moves:,.0f} playouts/move")
+                lines.append(f"{name} search  depth {s.mean_depth:.1f}  nps {s.nps:,.0f} (iterations/s)  "
+                             f"{s.time_ms / s.moves:.0f} ms/move  {s.iterations / s.moves:,.0f} iterations/move")
         if self.sprt:
             verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision"}[self.sprt_decision]
             lines.append(f"sprt     elo0={self.sprt.elo0:g} elo1={self.sprt.elo1:g} alpha={self.sprt.alpha:g} "
@@ -141,14 +139,6 @@ class MatchResult:
     def __repr__(self) -> str:
         w, d, l = self.wdl()
         return f"MatchResult(a={self.a!r}, b={self.b!r}, games={len(self.games)}, wdl=({w}, {d}, {l}))"
-
-
-def _fmt_elo(value: float) -> str:
-    if value == float("inf"):
-        return "+inf"
-    if value == float("-inf"):
-        return "-inf"
-    return f"{value:+.0f}"
 
 
 def play_pair(a: AgentSpec, b: AgentSpec, *, seed: int, pair: int, players: int = 2,
@@ -194,18 +184,18 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
     spec_a, spec_b = _spec(a, "a"), _spec(b, "b")
     check_int("games", games, 2)
     if games % 2:
-        raise ValueError(f"games: expected an even number (games are colour-swapped pairs), got {games}")
+        raise InvalidArgumentError(f"games: expected an even number (games are colour-swapped pairs), got {games}",
+                                   "games")
     check_int("seed", seed, 0)
     check_int("threads", threads, 1)
-    if players not in (2, 4):
-        raise ValueError(f"players: expected 2 or 4, got {players}")
-    if reshuffle not in ("eager", "lazy"):
-        raise ValueError(f"reshuffle: expected 'eager' or 'lazy', got {reshuffle!r}")
+    if check_int("players", players, 2, 4) == 3:
+        raise InvalidArgumentError("players: expected 2 or 4, got 3", "players")
+    check_choice("reshuffle", reshuffle, ("eager", "lazy"))
     for name, spec in (("a", spec_a), ("b", spec_b)):
         try:
             _close(spec.build(0))  # fail now (a bad option, an engine that will not start), not in a worker
         except ValueError as exc:
-            raise ValueError(f"{name}: {exc}") from None
+            raise InvalidArgumentError(f"{name}: {exc}", name) from None
 
     result = MatchResult(a=str(spec_a), b=str(spec_b), seed=seed, players=players, reshuffle=reshuffle, sprt=sprt)
     start = time.perf_counter()
@@ -261,47 +251,4 @@ def _pairs_in_order(a: AgentSpec, b: AgentSpec, pairs: int, seed: int, players: 
                 fut.cancel()
 
 
-# --- output helpers used by the CLI ---------------------------------------------------------
-
-def jsonl_writer(stream: TextIO) -> Callable[[GameRecord], None]:
-    """An ``on_game`` callback writing one JSON line per game and flushing it."""
-    def write(record: GameRecord) -> None:
-        stream.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")
-        stream.flush()
-    return write
-
-
-def progress_bar(total_games: int, stream: TextIO = sys.stderr, width: int = 30) -> Callable[[MatchResult], None]:
-    """A one-line progress bar redrawn after each pair (for a terminal)."""
-    def show(result: MatchResult) -> None:
-        n = len(result.games)
-        filled = int(width * n / total_games)
-        w, d, l = result.wdl()
-        est = result.estimate
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {n}/{total_games}  "
-                     f"W/D/L {w}/{d}/{l}  elo {_fmt_elo(est.elo)}  {result.seconds:.0f}s ")
-        stream.flush()
-    return show
-
-
-def read_jsonl(path: str) -> List[dict]:
-    """The game records of a ``--jsonl`` file."""
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def summarise_jsonl(path: str) -> MatchResult:
-    """The match totals of a ``--jsonl`` file, e.g. to report it again with other statistics."""
-    games = [GameRecord.from_json(d) for d in read_jsonl(path)]
-    if not games:
-        raise ValueError(f"path: {path!r} holds no games")
-    first = games[0]
-    for i, g in enumerate(games):
-        if g.extra.get("game", i) != i:
-            raise ValueError(f"path: line {i + 1} is game {g.extra.get('game')}, expected game {i}")
-    return MatchResult(a=first.red, b=first.white, seed=first.seed, players=first.players,
-                       reshuffle=first.reshuffle, games=games)
-
-
-__all__: Sequence[str] = ("MatchResult", "a_points", "jsonl_writer", "play_pair", "progress_bar", "read_jsonl",
-                          "run_match", "summarise_jsonl")
+__all__: Sequence[str] = ("MatchResult", "a_points", "play_pair", "run_match")

@@ -2,11 +2,12 @@
 
 In the spirit of python-chess's engine module, without its asyncio: ``EngineClient`` starts the
 command, does the `ugi`/`isready` handshake and offers ``play`` and ``analyse``; a reader thread
-collects the engine's lines so that every wait has a timeout. ``EngineAgent`` wraps a client as
-an agent for matches (``name``, ``choose(position)``, ``reset``, ``on_move``).
+collects the engine's lines so that every wait has a timeout. Lines are read and written with
+the protocol vocabulary of :mod:`rosen.engine.protocol`; this module imports nothing else of
+rosen but the core. ``rosen.agents.EngineAgent`` wraps a client as a match agent.
 
 >>> with EngineClient(["rosen", "engine"]) as engine:            # doctest: +SKIP
-...     result = engine.play(rosen.Position.new(seed=1), nodes=2000)
+...     result = engine.play(rosen.Position.new(seed=1), iterations=2000)
 ...     print(result.move, result.info.winrate)
 """
 from __future__ import annotations
@@ -18,68 +19,43 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
-from ._core import Move, Position
-from .agents import MoveStats
+from .._core import Move, Position
+from .protocol import CandidateInfo, GoArgs, InfoString, SearchInfo, parse_bestmove, parse_info
 
 Command = Union[str, Sequence[str]]
 
-_INT_FIELDS = {"seldepth", "nodes", "nps", "time", "tree", "multipv", "visits"}
-_FLOAT_FIELDS = {"depth", "winrate", "score", "prior"}
-
 
 class EngineError(RuntimeError):
-    """The engine reported an error, broke the protocol, died or did not answer in time."""
-
-
-def parse_info(line: str) -> Dict[str, Any]:
-    """The fields of one `info` line: numbers as int or float, ``pv`` as a list of move texts,
-    ``string`` as the rest of the line. Unknown fields are kept as text (each one word)."""
-    words = line.split()
-    if not words or words[0] != "info":
-        raise ValueError(f"line: not an info line: {line[:60]!r}")
-    out: Dict[str, Any] = {}
-    i = 1
-    while i < len(words):
-        key = words[i]
-        if key in ("pv", "string"):
-            rest = words[i + 1:]
-            out[key] = rest if key == "pv" else " ".join(rest)
-            break
-        value = words[i + 1] if i + 1 < len(words) else ""
-        try:
-            out[key] = int(value) if key in _INT_FIELDS else float(value) if key in _FLOAT_FIELDS else value
-        except ValueError:
-            out[key] = value
-        i += 2
-    return out
+    """The engine reported an error, broke the protocol, died, or did not answer in time."""
 
 
 @dataclass
 class Analysis:
     """The last report of a search: the root summary and one entry per candidate (multipv)."""
 
-    root: Dict[str, Any] = field(default_factory=dict)
-    candidates: List[Dict[str, Any]] = field(default_factory=list)
+    root: Optional[SearchInfo] = None
+    candidates: List[CandidateInfo] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)  #: every line the search wrote
 
     @property
     def winrate(self) -> Optional[float]:
-        return self.root.get("winrate")
+        return self.root.winrate if self.root else None
 
     @property
     def score(self) -> Optional[float]:
-        return self.root.get("score")
+        return self.root.score if self.root else None
 
     @property
-    def nodes(self) -> Optional[int]:
-        return self.root.get("nodes")
+    def iterations(self) -> Optional[int]:
+        return self.root.iterations if self.root else None
 
     @property
     def pv(self) -> List[str]:
-        return self.root.get("pv", [])
+        return list(self.root.pv) if self.root else []
 
     def __repr__(self) -> str:
-        return f"Analysis(winrate={self.winrate}, score={self.score}, nodes={self.nodes}, pv={' '.join(self.pv)!r})"
+        return (f"Analysis(winrate={self.winrate}, score={self.score}, iterations={self.iterations}, "
+                f"pv={' '.join(self.pv)!r})")
 
 
 @dataclass
@@ -101,7 +77,12 @@ class EngineClient:
                  cwd: Optional[str] = None) -> None:
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
         self.timeout = timeout
-        self._process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd)
+        if not self.command:
+            raise EngineError("engine: the command line is empty")
+        try:
+            self._process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd)
+        except OSError as exc:
+            raise EngineError(f"engine: cannot start {self.command[0]!r}: {exc.strerror or exc}") from None
         self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self._reader = threading.Thread(target=self._read_stdout, name="engine-client-reader", daemon=True)
         self._reader.start()
@@ -158,9 +139,9 @@ class EngineClient:
             if line == "readyok":
                 break
             lines.append(line)
-        errors = [line for line in lines if line.startswith("info string error:")]
+        errors = [_error_of(line) for line in lines if _error_of(line) is not None]
         if check and errors:
-            raise EngineError("engine: " + errors[0][len("info string error:"):].strip())
+            raise EngineError("engine: " + errors[0])
         return lines
 
     def _handshake(self) -> None:
@@ -206,21 +187,18 @@ class EngineClient:
         """The engine's `response` to ``query <what>``."""
         self.send(f"query {what}")
         line = self.readline()
-        if line.startswith("info string error:"):
-            raise EngineError("engine: " + line[len("info string error:"):].strip())
+        error = _error_of(line)
+        if error is not None:
+            raise EngineError("engine: " + error)
         if not line.startswith("response"):
             raise EngineError(f"engine: expected a response to query {what}, got {line[:80]!r}")
         return line[len("response"):].strip()
 
-    def go(self, *, nodes: Optional[int] = None, movetime: Optional[int] = None) -> PlayResult:
-        """Search the current position; returns the bestmove and the last analysis."""
-        words = ["go"]
-        if nodes is not None:
-            words += ["nodes", str(nodes)]
-        if movetime is not None:
-            words += ["movetime", str(movetime)]
-        self.send(" ".join(words))
-        wait = self.timeout + (movetime or 0) / 1000.0
+    def go(self, *, iterations: Optional[int] = None, time_ms: Optional[int] = None) -> PlayResult:
+        """Search the current position (``go nodes <iterations> movetime <time_ms>``); returns the
+        bestmove and the last analysis."""
+        self.send(GoArgs(nodes=iterations, movetime=time_ms).format())
+        wait = self.timeout + (time_ms or 0) / 1000.0
         analysis = Analysis()
         error = None
         while True:
@@ -228,35 +206,41 @@ class EngineClient:
             if line.startswith("bestmove"):
                 break
             analysis.lines.append(line)
-            if line.startswith("info string error:"):
-                # Read on to the bestmove that still comes, so the next command starts in step.
-                error = error or line[len("info string error:"):].strip()
-            elif line.startswith("info "):
+            if not line.startswith("info "):
+                continue
+            try:
                 info = parse_info(line)
-                if "multipv" in info:
-                    if info["multipv"] == 1:
-                        analysis.candidates = []
-                    analysis.candidates.append(info)
-                elif "depth" in info:
-                    analysis.root = info
+            except ValueError as exc:
+                raise EngineError(f"engine: {exc}") from None
+            if isinstance(info, InfoString):
+                # Read on to the bestmove that still comes, so the next command starts in step.
+                error = error or info.error
+            elif isinstance(info, CandidateInfo):
+                if info.multipv == 1:
+                    analysis.candidates = []
+                analysis.candidates.append(info)
+            else:
+                analysis.root = info
         if error is not None:
             raise EngineError("engine: " + error)
-        words = line.split()
-        move = None if len(words) < 2 or words[1] == "(none)" else Move(words[1])
-        return PlayResult(move, analysis)
+        move = parse_bestmove(line)
+        try:
+            return PlayResult(None if move is None else Move(move), analysis)
+        except ValueError as exc:
+            raise EngineError(f"engine: bestmove: {exc}") from None
 
-    def play(self, position: Union[Position, str], *, nodes: Optional[int] = None, movetime: Optional[int] = None,
-             moves: Sequence[Union[Move, str]] = ()) -> PlayResult:
+    def play(self, position: Union[Position, str], *, iterations: Optional[int] = None,
+             time_ms: Optional[int] = None, moves: Sequence[Union[Move, str]] = ()) -> PlayResult:
         """The engine's move in ``position`` (after ``moves``) with the given budget."""
         self.set_position(position, moves)
-        return self.go(nodes=nodes, movetime=movetime)
+        return self.go(iterations=iterations, time_ms=time_ms)
 
-    def analyse(self, position: Union[Position, str], *, nodes: Optional[int] = None,
-                movetime: Optional[int] = None, multipv: Optional[int] = None) -> Analysis:
+    def analyse(self, position: Union[Position, str], *, iterations: Optional[int] = None,
+                time_ms: Optional[int] = None, multipv: Optional[int] = None) -> Analysis:
         """The engine's analysis of ``position``; ``multipv`` sets the MultiPV option first."""
         if multipv is not None:
             self.setoption("MultiPV", multipv)
-        return self.play(position, nodes=nodes, movetime=movetime).info
+        return self.play(position, iterations=iterations, time_ms=time_ms).info
 
     def quit(self, timeout: float = 5.0) -> int:
         """`quit` and wait for the process; kills it if it does not exit in time."""
@@ -302,56 +286,8 @@ class EngineClient:
         return f"EngineClient({' '.join(self.command)!r}, running={self.returncode is None})"
 
 
-class EngineAgent:
-    """A match agent that asks an engine process for each move.
-
-    ``EngineAgent("rosen engine", nodes=2000)`` or with ``movetime`` (ms); ``options`` are set
-    once (e.g. ``{"Seed": 3}``). Positions are sent with the pile order hidden (R14).
-    """
-
-    def __init__(self, command: Command, *, nodes: Optional[int] = None, movetime: Optional[int] = None,
-                 options: Optional[Mapping[str, Any]] = None, name: Optional[str] = None,
-                 timeout: float = 30.0) -> None:
-        if nodes is None and movetime is None:
-            raise ValueError("nodes: give nodes or movetime (or both)")
-        for label, value in (("nodes", nodes), ("movetime", movetime)):
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-                raise ValueError(f"{label}: expected a positive int, got {value!r}")
-        self.nodes, self.movetime = nodes, movetime
-        self.client = EngineClient(command, options=options, timeout=timeout)
-        budget = f"nodes={nodes}" if nodes is not None else f"movetime={movetime}"
-        self.name = name or f"engine:{' '.join(self.client.command)}:{budget}"
-        self.last_stats: Optional[MoveStats] = None
-        self.last_info: Optional[Analysis] = None
-
-    def choose(self, position: Position) -> Move:
-        """The engine's move in ``position``; EngineError if it gives none or an illegal one."""
-        result = self.client.play(position, nodes=self.nodes, movetime=self.movetime)
-        if result.move is None or not position.is_legal(result.move):
-            raise EngineError(f"engine: {self.name} answered {result.move} in {position.fen(hide_pile_order=True)}")
-        root = result.info.root
-        self.last_info = result.info
-        self.last_stats = MoveStats(depth=root.get("depth", 0.0), seldepth=root.get("seldepth", 0),
-                                      nodes=root.get("tree", 0), iterations=root.get("nodes", 0),
-                                      time_ms=float(root.get("time", 0)))
-        return result.move
-
-    def reset(self) -> None:
-        """A new game: the engine forgets its tree."""
-        self.client.new_game()
-
-    def on_move(self, move: Move) -> None:
-        """Nothing to do: every choose() sends the whole position."""
-
-    def close(self) -> None:
-        """Quit the engine process."""
-        self.client.quit()
-
-    def __enter__(self) -> "EngineAgent":
-        return self
-
-    def __exit__(self, *exc_info: Any) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"EngineAgent({self.name!r})"
+def _error_of(line: str) -> Optional[str]:
+    """The message of an ``info string error:`` line, else None."""
+    if not line.startswith("info string"):
+        return None
+    return InfoString(line[len("info string"):].strip()).error

@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Optional, Tuple, Union
 
-from . import _core
+from .. import _core
+from ..errors import InvalidArgumentError
+from ..search import NODE_BYTES
+from .protocol import printable
 
 OptionValue = Union[int, str]
 
-#: Bytes one search-tree node takes; the Hash option is converted to a node count with it.
-NODE_BYTES: int = _core._search_node_bytes
 _MIB = 1 << 20
-#: The search arena holds at most 2**31 nodes and needs at least 1000 per thread.
-_MAX_NODES = 1 << 31
+#: A search needs at least this many tree nodes per thread.
 _MIN_NODES_PER_THREAD = 1000
 
 
@@ -38,9 +38,9 @@ class SpinOption:
         try:
             value = int(text, 10)
         except ValueError:
-            raise ValueError(f"{self.name}: expected an integer, got '{printable(text)}'") from None
+            raise InvalidArgumentError(f"{self.name}: expected an integer, got '{printable(text)}'", self.name) from None
         if not self.minimum <= value <= self.maximum:
-            raise ValueError(f"{self.name}: expected {self.minimum}..{self.maximum}, got {value}")
+            raise InvalidArgumentError(f"{self.name}: expected {self.minimum}..{self.maximum}, got {value}", self.name)
         return value
 
 
@@ -60,19 +60,20 @@ class ComboOption:
     def parse(self, text: str) -> str:
         word = text.lower()
         if word not in self.choices:
-            raise ValueError(f"{self.name}: expected one of {', '.join(self.choices)}, got '{printable(text)}'")
+            raise InvalidArgumentError(f"{self.name}: expected one of {', '.join(self.choices)}, got '{printable(text)}'",
+                                       self.name)
         return word
 
 
 Option = Union[SpinOption, ComboOption]
 
-#: Strength 1..19 caps every search at this many playouts; 20 is unlimited. Each step is about
-#: 1.5 times the playouts of the one below (12 at 1, 461 at 10, 17 735 at 19).
+#: Strength 1..19 caps every search at this many iterations; 20 is unlimited. Each step is about
+#: 1.5 times the iterations of the one below (12 at 1, 461 at 10, 17 735 at 19).
 STRENGTH_MAX = 20
 
 
-def strength_playouts(strength: int) -> Optional[int]:
-    """The playout cap of a Strength level, or None for full strength (20)."""
+def strength_iterations(strength: int) -> Optional[int]:
+    """The iteration cap of a Strength level, or None for full strength (20)."""
     if strength >= STRENGTH_MAX:
         return None
     return round(8 * 1.5 ** strength)
@@ -87,7 +88,7 @@ OPTIONS: Tuple[Option, ...] = (
     SpinOption("MultiPV", 1, 1, 64, "candidate moves reported in 'info multipv' lines"),
     SpinOption("Hash", 32, 1, 16384, "search tree memory in MiB (24 bytes a node)"),
     SpinOption("Strength", STRENGTH_MAX, 1, STRENGTH_MAX,
-               "1..19 cap every search at about 8 * 1.5**Strength playouts; 20 is full strength"),
+               "1..19 cap every search at about 8 * 1.5**Strength iterations; 20 is full strength"),
 )
 
 _BY_KEY: Dict[str, Option] = {o.name.lower(): o for o in OPTIONS}
@@ -98,7 +99,7 @@ def find_option(name: str) -> Option:
     option = _BY_KEY.get(name.lower())
     if option is None:
         known = ", ".join(o.name for o in OPTIONS)
-        raise ValueError(f"setoption: unknown option '{printable(name)}' (known: {known})")
+        raise InvalidArgumentError(f"setoption: unknown option '{printable(name)}' (known: {known})", "name")
     return option
 
 
@@ -107,19 +108,15 @@ def defaults() -> Dict[str, OptionValue]:
     return {o.name: o.default for o in OPTIONS}
 
 
-def hash_nodes(mib: int, threads: int) -> int:
-    """Tree nodes that ``mib`` MiB hold, checked against what ``threads`` threads need."""
-    nodes = min(mib * _MIB // NODE_BYTES, _MAX_NODES)
+def hash_tree_size(mib: int, threads: int) -> int:
+    """Tree nodes that ``mib`` MiB hold, checked against what ``threads`` threads need and what
+    this machine can hold (half its memory)."""
+    nodes = mib * _MIB // NODE_BYTES
     if nodes < _MIN_NODES_PER_THREAD * threads:
-        raise ValueError(f"Hash: {mib} MiB holds {nodes} nodes, fewer than {_MIN_NODES_PER_THREAD} for each of "
-                         f"{threads} threads")
+        raise InvalidArgumentError(f"Hash: {mib} MiB holds {nodes} nodes, fewer than {_MIN_NODES_PER_THREAD} for each "
+                                   f"of {threads} threads", "Hash")
+    limit = _core._max_tree_size_limit()
+    if nodes > limit:
+        raise InvalidArgumentError(f"Hash: {mib} MiB is more than this machine allows for a search tree "
+                                   f"(at most {limit * NODE_BYTES // _MIB} MiB, half of its memory)", "Hash")
     return nodes
-
-
-def printable(text: str, limit: int = 40) -> str:
-    """``text`` cut to ``limit`` characters with control and non-ASCII characters escaped, so an
-    error line quoting hostile input stays one short, plain line."""
-    cut = text[:limit]
-    shown = cut.encode("ascii", "backslashreplace").decode("ascii")
-    shown = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in shown)
-    return shown + ("..." if len(text) > limit else "")

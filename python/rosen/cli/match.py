@@ -5,13 +5,16 @@ import argparse
 import contextlib
 import json
 import sys
+from typing import Callable, TextIO
 
-from .agents import parse_agent_spec
-from .match import jsonl_writer, progress_bar, run_match
-from .matchstats import parse_sprt
+from ..errors import InvalidArgumentError
+from ..match import MatchResult, jsonl_writer, parse_sprt, run_match
+from ..match.stats import format_elo
+from . import _args
 
-EPILOG = """agents: random | greedy | mcts[:key=value,...] with the keys of rosen.SearchParams,
-e.g. mcts:iterations=1000,rollout=random. Pair i is the deal seed+i played twice, A red then A white.
+EPILOG = """agents: random | greedy | mcts[:key=value,...] with the keys of rosen.SearchParams
+(e.g. mcts:iterations=1000,rollout=random) | engine:command=CMD,iterations=N (or time_ms=MS).
+Pair i is the deal seed+i played twice, A red then A white.
 The SPRT is a pentanomial GSPRT (normal approximation) on logistic Elo."""
 
 
@@ -21,10 +24,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("a", metavar="A", help="agent A, e.g. mcts:iterations=1000")
     p.add_argument("b", metavar="B", help="agent B, e.g. random")
     p.add_argument("--games", type=int, default=100, help="number of games, even (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="first deal seed; pair i uses seed+i (default 0)")
-    p.add_argument("--players", type=int, choices=(2, 4), default=2, help="2 or 4 (teams, R13; default 2)")
-    p.add_argument("--reshuffle", choices=("eager", "lazy"), default="eager", help="reshuffle rule (R7)")
-    p.add_argument("--threads", type=int, default=1, help="games played in parallel (results do not depend on it)")
+    _args.add_deal_seed(p, "first deal seed; pair i uses seed+i (default 0)")
+    _args.add_rules(p)
+    _args.add_threads(p, "games played in parallel; results do not depend on it")
     p.add_argument("--sprt", metavar="ELO0,ELO1", help="stop as soon as an SPRT of elo0 against elo1 decides")
     p.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
     p.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
@@ -35,19 +37,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def progress_bar(total_games: int, stream: TextIO = sys.stderr, width: int = 30) -> Callable[[MatchResult], None]:
+    """A one-line progress bar redrawn after each pair (for a terminal)."""
+    def show(result: MatchResult) -> None:
+        n = len(result.games)
+        filled = int(width * n / total_games)
+        w, d, l = result.wdl()
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {n}/{total_games}  "
+                     f"W/D/L {w}/{d}/{l}  elo {format_elo(result.estimate.elo)}  {result.seconds:.0f}s ")
+        stream.flush()
+    return show
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.games < 2 or args.games % 2:
-        raise ValueError(f"--games: expected an even number >= 2 (games are colour-swapped pairs), got {args.games}")
-    if args.seed < 0:
-        raise ValueError(f"--seed: expected a non-negative int, got {args.seed}")
-    if args.threads < 1:
-        raise ValueError(f"--threads: expected at least 1, got {args.threads}")
-    specs = []
-    for label, text in (("A", args.a), ("B", args.b)):
-        try:
-            specs.append(parse_agent_spec(text))
-        except ValueError as exc:
-            raise ValueError(f"{label}: {exc}") from None
     sprt = parse_sprt(args.sprt, alpha=args.alpha, beta=args.beta) if args.sprt else None
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     with contextlib.ExitStack() as stack:
@@ -56,10 +58,10 @@ def run(args: argparse.Namespace) -> int:
             try:
                 stream = stack.enter_context(open(args.jsonl, "w", encoding="utf-8"))
             except OSError as exc:
-                raise ValueError(f"--jsonl: cannot write {args.jsonl!r}: {exc.strerror}") from None
+                raise InvalidArgumentError(f"--jsonl: cannot write {args.jsonl!r}: {exc.strerror}", "jsonl") from None
             on_game = jsonl_writer(stream)
         try:
-            result = run_match(specs[0], specs[1], games=args.games, seed=args.seed, players=args.players,
+            result = run_match(args.a, args.b, games=args.games, seed=args.seed, players=args.players,
                                reshuffle=args.reshuffle, threads=args.threads, sprt=sprt, on_game=on_game,
                                progress=progress_bar(args.games) if show else None, stop_on_interrupt=True)
         finally:

@@ -4,17 +4,17 @@ from __future__ import annotations
 import argparse
 import json
 
-from .randomplay import random_play
+from ..randomplay import random_play
+from . import _args
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("randomplay", help="play N seeded games of uniformly random legal moves and print statistics",
                        description=__doc__)
     p.add_argument("--games", type=int, default=100_000, help="number of games (default 100000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    p.add_argument("--players", type=int, choices=(2, 4), default=2, help="2 or 4 (team variant, R13)")
-    p.add_argument("--reshuffle", choices=("eager", "lazy"), default="eager", help="reshuffle rule (R7)")
-    p.add_argument("--threads", type=int, default=1, help="worker threads (results do not depend on it)")
+    _args.add_deal_seed(p, "seed of the run: game i is dealt and played from (seed, i) (default 0)")
+    _args.add_rules(p)
+    _args.add_threads(p, "worker threads; results do not depend on it")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.set_defaults(run=run)
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import argparse
 
-from . import lovagok as lv
-from ._core import lovagok as _core_lv
+from .. import lovagok as lv
+from .._core import lovagok as _core_lv
 
 
 def _sizes(text: str):

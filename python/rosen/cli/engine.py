@@ -5,7 +5,7 @@ import argparse
 import io
 import sys
 
-from .engine import Engine
+from ..engine import Engine
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

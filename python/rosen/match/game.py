@@ -1,4 +1,4 @@
-"""One game between agents, its record, and replaying a record.
+"""The game loop (one for matches, terminal play and everything else), its record, and replay.
 
 Chance comes from the deal, not from the agents: a plain ``draw`` takes the top card of the dealt
 pile, and after a reshuffle (R7) the :class:`Dealer` orders the new pile by a permutation fixed by
@@ -9,11 +9,13 @@ as ``draw:<card>``, so a record replays exactly from ``Position.new(seed)``.
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
-from . import _core
-from .agents import Agent
+from .. import _core
+from ..agents.base import Agent, DecisionStats
+from ..errors import InvalidArgumentError
+from ..search import iterations_per_second
 
 ALL_CARDS = tuple(d + str(n) for d in ("N", "NE", "E", "SE", "S", "SW", "W", "NW") for n in (1, 2, 3))
 MAX_PLIES = 10_000  # far beyond any real game; guards against an agent that never ends one
@@ -65,7 +67,7 @@ class Dealer:
             self._new_pile_order()
         drawable = {card for card, _ in position.draw_outcomes()}
         if not drawable:
-            raise ValueError("position: draw is not legal here")
+            raise InvalidArgumentError("position: draw is not legal here", "position")
         if self._order is None:  # a pile of unknown order we never saw reshuffled
             self._new_pile_order()
         return next(card for card in self._order if card in drawable)
@@ -78,27 +80,24 @@ class Dealer:
 
 @dataclass
 class SideStats:
-    """Search figures of one side over a game (zero for agents that do not search)."""
+    """Search figures of one side summed over decisions (zero for agents that do not search)."""
 
     moves: int = 0
     depth_sum: float = 0.0
-    nodes: int = 0
     iterations: int = 0
     time_ms: float = 0.0
 
-    def add(self, stats) -> None:
+    def add(self, stats: Optional[DecisionStats]) -> None:
         if stats is None:
             return
         self.moves += 1
         self.depth_sum += stats.depth
-        self.nodes += stats.nodes
         self.iterations += stats.iterations
         self.time_ms += stats.time_ms
 
     def merge(self, other: "SideStats") -> None:
         self.moves += other.moves
         self.depth_sum += other.depth_sum
-        self.nodes += other.nodes
         self.iterations += other.iterations
         self.time_ms += other.time_ms
 
@@ -108,8 +107,14 @@ class SideStats:
 
     @property
     def nps(self) -> float:
-        """Playouts per second over the game (the search's own definition of nps)."""
-        return self.iterations * 1000.0 / self.time_ms if self.time_ms > 0 else 0.0
+        """Iterations per second over the game (:func:`rosen.search.iterations_per_second`)."""
+        return iterations_per_second(self.iterations, self.time_ms)
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "SideStats":
+        """From a record's ``stats`` entry; fields this version does not know are ignored."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})
 
 
 @dataclass
@@ -140,23 +145,27 @@ class GameRecord:
         own = {"seed", "players", "reshuffle", "red", "white", "winner", "scores", "moves", "stats", "plies"}
         missing = sorted({"seed", "players", "reshuffle", "red", "white", "winner", "scores", "moves"} - set(d))
         if missing:
-            raise ValueError(f"{missing[0]}: missing from the game record")
-        stats = {colour: SideStats(**s) for colour, s in d.get("stats", {}).items()}
+            raise InvalidArgumentError(f"{missing[0]}: missing from the game record", missing[0])
+        stats = {colour: SideStats.from_json(s) for colour, s in d.get("stats", {}).items()}
         return cls(seed=d["seed"], players=d["players"], reshuffle=d["reshuffle"], red=d["red"], white=d["white"],
                    winner=d["winner"], scores=list(d["scores"]), moves=list(d["moves"]), stats=stats,
                    extra={k: v for k, v in d.items() if k not in own})
 
 
-def colour_of_turn(turn: str) -> str:
-    """'red' or 'white' for a turn label ('r', 'w', 'r1', 'w2', ...): a team plays both seats."""
-    return "red" if turn.startswith("r") else "white"
+#: Told every move as it is played: (position before, the move as recorded, position after).
+MoveObserver = Callable[[_core.Position, _core.Move, _core.Position], None]
 
 
 def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, reshuffle: str = "eager",
-              red_name: Optional[str] = None, white_name: Optional[str] = None) -> GameRecord:
-    """Play the deal ``Position.new(seed)`` to the end; ``red`` plays every red seat, ``white`` every white one."""
+              red_name: Optional[str] = None, white_name: Optional[str] = None,
+              on_move: Optional[MoveObserver] = None) -> GameRecord:
+    """Play the deal ``Position.new(seed)`` to the end; ``red`` plays every red seat, ``white``
+    every white one (a team plays both its seats, R13). Agents see the position with the pile's
+    order hidden (R14); a plain ``draw`` is dealt by the :class:`Dealer`. ``on_move`` sees every
+    move as it is played. An exception from an agent (a person quitting, say) ends the game and
+    propagates."""
     if red is white:
-        raise ValueError("white: pass two separate agent objects (an agent keeps per-game state)")
+        raise InvalidArgumentError("white: pass two separate agent objects (an agent keeps per-game state)", "white")
     position = _core.Position.new(seed, players=players, reshuffle=reshuffle)
     agents = {"red": red, "white": white}
     for agent in agents.values():
@@ -167,9 +176,8 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
     while not position.is_terminal:
         if len(moves) >= MAX_PLIES:
             raise RuntimeError(f"game {seed}: no end after {MAX_PLIES} plies")
-        colour = colour_of_turn(position.turn)
+        colour = position.colour_to_move
         agent = agents[colour]
-        # The agent sees the pile's cards but not their order (R14).
         move = agent.choose(position.hide_pile_order())
         stats[colour].add(getattr(agent, "last_stats", None))
         text = str(move)
@@ -178,12 +186,14 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
         try:
             after = position.play(text)
         except ValueError as exc:
-            raise ValueError(f"{colour} agent {agent!r} chose {text!r}: {exc}") from None
+            raise InvalidArgumentError(f"{colour} agent {agent!r} chose {text!r}: {exc}", colour) from None
         if text.startswith("draw"):
             dealer.observe(position, after)
+        played = _core.Move(text)
+        if on_move is not None:
+            on_move(position, played, after)
         position = after
         moves.append(text)
-        played = _core.Move(text)
         for a in agents.values():
             a.on_move(played)
     return GameRecord(seed=seed, players=players, reshuffle=reshuffle, red=red_name or repr(red),
@@ -201,18 +211,19 @@ def replay(record: Mapping[str, Any] | GameRecord) -> _core.Position:
         record = record.to_json()
     for key in ("seed", "players", "reshuffle", "moves"):
         if key not in record:
-            raise ValueError(f"{key}: missing from the game record")
+            raise InvalidArgumentError(f"{key}: missing from the game record", key)
     position = _core.Position.new(record["seed"], players=record["players"], reshuffle=record["reshuffle"])
     moves: Sequence[str] = record["moves"]
     for ply, move in enumerate(moves):
         try:
             position = position.play(move)
         except ValueError as exc:
-            raise ValueError(f"moves[{ply}]: {move!r} does not replay: {exc}") from None
+            raise InvalidArgumentError(f"moves[{ply}]: {move!r} does not replay: {exc}", "moves") from None
     if not position.is_terminal:
-        raise ValueError(f"moves: the game is not over after {len(moves)} plies")
+        raise InvalidArgumentError(f"moves: the game is not over after {len(moves)} plies", "moves")
     if "winner" in record and record["winner"] != position.winner:
-        raise ValueError(f"winner: recorded {record['winner']!r}, replay gives {position.winner!r}")
+        raise InvalidArgumentError(f"winner: recorded {record['winner']!r}, replay gives {position.winner!r}", "winner")
     if "scores" in record and list(record["scores"]) != list(position.scores):
-        raise ValueError(f"scores: recorded {list(record['scores'])}, replay gives {list(position.scores)}")
+        raise InvalidArgumentError(f"scores: recorded {list(record['scores'])}, replay gives {list(position.scores)}",
+                                   "scores")
     return position

@@ -25,14 +25,15 @@ import threading
 import time
 from typing import BinaryIO, Callable, Dict, List, Optional, TextIO
 
-from . import __version__
-from ._core import Position
-from .engine_options import OPTIONS, OptionValue, defaults, find_option, hash_nodes, printable, strength_playouts
-from .engine_parse import parse_go, parse_position
-from .engine_search import Limits, SearchSnapshot, SlicedSearch
+from .. import __version__
+from .._core import Position
+from ..errors import InvalidArgumentError
+from .options import OPTIONS, OptionValue, defaults, find_option, hash_tree_size, strength_iterations
+from .protocol import Limits, error_line, format_bestmove, parse_go, parse_position, printable
+from .search import SearchSnapshot, SlicedSearch
 
-#: Playouts of a `go` that names no limit at all.
-DEFAULT_NODES = 20_000
+#: Iterations of a `go` that names no limit at all.
+DEFAULT_ITERATIONS = 20_000
 #: Longest input line read whole; a longer one is skipped with an error.
 MAX_LINE_BYTES = 64 * 1024
 #: How often a running search reports (PROTOCOL.md asks for at least once per second).
@@ -77,18 +78,18 @@ class Engine:
         command, args = words[0].lower(), words[1:]
         try:
             if command in _NO_ARGUMENTS and args:
-                raise ValueError(f"{command}: takes no arguments, got '{printable(' '.join(args))}'")
+                raise InvalidArgumentError(f"{command}: takes no arguments, got '{printable(' '.join(args))}'", command)
             if command == "quit":
                 self.stop_search()
                 return False
             if self.searching and command in _NEED_IDLE:
                 if self._infinite:
-                    raise ValueError(f"{command}: an infinite search is running; send 'stop' first")
+                    raise InvalidArgumentError(f"{command}: an infinite search is running; send 'stop' first", command)
                 self.wait()
             action = self._commands.get(command)
             if action is None:
-                raise ValueError(f"unknown command '{printable(words[0])}' (known: "
-                                 f"{', '.join(sorted([*self._commands, 'quit']))})")
+                raise InvalidArgumentError(f"unknown command '{printable(words[0])}' (known: "
+                                           f"{', '.join(sorted([*self._commands, 'quit']))})", "command")
             action(args)
         except Exception as exc:  # noqa: BLE001 - no input may end the session
             self._error(exc)
@@ -190,7 +191,7 @@ class Engine:
     def _setoption(self, args: List[str]) -> None:
         lowered = [a.lower() for a in args]
         if len(args) < 2 or lowered[0] != "name" or "value" not in lowered:
-            raise ValueError("setoption: expected 'setoption name <name> value <value>'")
+            raise InvalidArgumentError("setoption: expected 'setoption name <name> value <value>'", "setoption")
         split = lowered.index("value")
         name, value = " ".join(args[1:split]), " ".join(args[split + 1:])
         option = find_option(name)
@@ -198,7 +199,7 @@ class Engine:
         if option.name in ("Threads", "Hash"):
             threads = parsed if option.name == "Threads" else self._options["Threads"]
             mib = parsed if option.name == "Hash" else self._options["Hash"]
-            hash_nodes(int(mib), int(threads))  # raises if the pair cannot work
+            hash_tree_size(int(mib), int(threads))  # raises if the pair cannot work
         self._options[option.name] = parsed
 
     def _uginewgame(self, args: List[str]) -> None:
@@ -211,14 +212,14 @@ class Engine:
 
     def _query(self, args: List[str]) -> None:
         if len(args) != 1:
-            raise ValueError("query: expected one of gameover, p1turn, result, position, legal")
+            raise InvalidArgumentError("query: expected one of gameover, p1turn, result, position, legal", "query")
         what = args[0].lower()
         if what not in ("gameover", "p1turn", "result", "position", "legal"):
-            raise ValueError(f"query: unknown question '{printable(args[0])}' "
-                             "(expected gameover, p1turn, result, position or legal)")
+            raise InvalidArgumentError(f"query: unknown question '{printable(args[0])}' "
+                                       "(expected gameover, p1turn, result, position or legal)", "query")
         position = self._position
         if position is None:
-            raise ValueError(f"query {what}: no position yet; send 'position' first")
+            raise InvalidArgumentError(f"query {what}: no position yet; send 'position' first", "position")
         self._send(f"response {_answer(position, what)}".rstrip())  # no legal move: just "response"
 
     def _go(self, args: List[str]) -> None:
@@ -226,16 +227,17 @@ class Engine:
             go = parse_go(args)
             position = self._position
             if position is None:
-                raise ValueError("go: no position yet; send 'position startpos' or 'position fen ...' first")
+                raise InvalidArgumentError("go: no position yet; send 'position startpos' or 'position fen ...' first",
+                                           "position")
             if position.is_terminal:
-                raise ValueError("go: the game is over; there is no move to search")
-            limits = go.limits(_p1_to_move(position), strength_playouts(int(self._options["Strength"])),
-                               DEFAULT_NODES)
+                raise InvalidArgumentError("go: the game is over; there is no move to search", "position")
+            limits = go.limits(_p1_to_move(position), strength_iterations(int(self._options["Strength"])),
+                               DEFAULT_ITERATIONS)
             searcher = self._current_searcher()
         except Exception as exc:  # noqa: BLE001
             # A `go` that cannot start still ends with one bestmove, so no frontend waits forever.
             self._error(exc)
-            self._send("bestmove (none)")
+            self._send(format_bestmove(None))
             return
         self._stop.clear()
         self._busy = True
@@ -249,7 +251,7 @@ class Engine:
         self.stop_search()
 
     def _bench(self, args: List[str]) -> None:
-        from .engine_bench import run_bench
+        from .bench import run_bench
 
         self._send(*run_bench())
 
@@ -258,10 +260,10 @@ class Engine:
     def _current_searcher(self) -> SlicedSearch:
         """The searcher for the current options, rebuilt (losing its tree) when they changed."""
         threads = int(self._options["Threads"])
-        key = (threads, int(self._options["Seed"]), hash_nodes(int(self._options["Hash"]), threads))
+        key = (threads, int(self._options["Seed"]), hash_tree_size(int(self._options["Hash"]), threads))
         if self._searcher is None or self._searcher.key != key:
             self._searcher = None
-            self._searcher = SlicedSearch(threads=key[0], seed=key[1], max_nodes=key[2])
+            self._searcher = SlicedSearch(threads=key[0], seed=key[1], max_tree_size=key[2])
         return self._searcher
 
     def _search_main(self, searcher: SlicedSearch, position: Position, limits: Limits, multipv: int) -> None:
@@ -277,9 +279,9 @@ class Engine:
             snapshot = searcher.run(position, limits, self._stop, progress)
             if limits.infinite:
                 self._stop.wait()  # `go infinite` answers only after `stop` (as in UCI)
-            self._finish(*snapshot.info_lines(multipv), f"bestmove {snapshot.best_move}")
+            self._finish(*snapshot.info_lines(multipv), format_bestmove(snapshot.best_move))
         except Exception as exc:  # noqa: BLE001 - the promised bestmove must come
-            self._finish(_error_line(exc), "bestmove (none)")
+            self._finish(_error_line(exc), format_bestmove(None))
 
     def _finish(self, *lines: str) -> None:
         # Idle before the bestmove is out: a frontend may send its next command the moment it
@@ -294,15 +296,13 @@ class Engine:
 
 
 def _error_line(exc: Exception) -> str:
-    # ValueErrors carry a message for the user; anything else is a bug, said as such. Either
-    # way it is one line.
-    message = str(exc) if isinstance(exc, ValueError) else f"internal: {type(exc).__name__}: {exc}"
-    return "info string error: " + " ".join(message.split())
+    # ValueErrors carry a message for the user; anything else is a bug, said as such.
+    return error_line(str(exc) if isinstance(exc, ValueError) else f"internal: {type(exc).__name__}: {exc}")
 
 
 def _p1_to_move(position: Position) -> bool:
     """p1 is Red (2 players) or the Red team (4 players: r1 and r2)."""
-    return position.turn.startswith("r")
+    return position.colour_to_move == "red"
 
 
 def _answer(position: Position, what: str) -> str:

@@ -17,22 +17,24 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Tuple
 
+from ..errors import InvalidArgumentError
+
 Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
 
 
 def _check_counts(name: str, counts: Sequence[int], size: int) -> Tuple[int, ...]:
     if len(counts) != size:
-        raise ValueError(f"{name}: expected {size} counts, got {len(counts)}")
+        raise InvalidArgumentError(f"{name}: expected {size} counts, got {len(counts)}", name)
     for c in counts:
         if not isinstance(c, int) or c < 0:
-            raise ValueError(f"{name}: counts must be non-negative ints, got {list(counts)}")
+            raise InvalidArgumentError(f"{name}: expected non-negative int counts, got {list(counts)}", name)
     return tuple(counts)
 
 
 def elo_from_score(score: float) -> float:
     """Logistic Elo difference for an expected score in [0, 1] (+-inf at the ends)."""
     if not 0.0 <= score <= 1.0:
-        raise ValueError(f"score: expected a value in [0, 1], got {score}")
+        raise InvalidArgumentError(f"score: expected a value in [0, 1], got {score}", "score")
     if score == 0.0:
         return -math.inf
     if score == 1.0:
@@ -74,10 +76,6 @@ class Estimate:
     def elo_high(self) -> float:
         return elo_from_score(self.high)
 
-    @property
-    def elo_margin(self) -> float:
-        """Half the width of the Elo interval (the '+-' figure engine testers quote)."""
-        return (self.elo_high - self.elo_low) / 2.0
 
 
 def _interval(mean: float, var: float, n: int) -> Estimate:
@@ -116,7 +114,8 @@ def pentanomial_counts(pair_scores: Iterable[float]) -> Tuple[int, int, int, int
     for points in pair_scores:
         index = points * 2
         if index not in (0, 1, 2, 3, 4):
-            raise ValueError(f"pair_scores: a pair scores 0, 0.5, 1, 1.5 or 2 points, got {points}")
+            raise InvalidArgumentError(f"pair_scores: a pair scores 0, 0.5, 1, 1.5 or 2 points, got {points}",
+                                       "pair_scores")
         counts[int(index)] += 1
     return tuple(counts)  # type: ignore[return-value]
 
@@ -138,11 +137,11 @@ class SPRT:
 
     def __post_init__(self) -> None:
         if not self.elo0 < self.elo1:
-            raise ValueError(f"sprt: expected elo0 < elo1, got {self.elo0}, {self.elo1}")
+            raise InvalidArgumentError(f"sprt: expected elo0 < elo1, got {self.elo0}, {self.elo1}", "sprt")
         for name in ("alpha", "beta"):
             value = getattr(self, name)
             if not 0.0 < value < 0.5:
-                raise ValueError(f"{name}: expected a probability in (0, 0.5), got {value}")
+                raise InvalidArgumentError(f"{name}: expected a probability in (0, 0.5), got {value}", name)
 
     @property
     def lower(self) -> float:
@@ -181,12 +180,18 @@ def parse_sprt(text: str, *, alpha: float = 0.05, beta: float = 0.05) -> SPRT:
     """'elo0,elo1' -> SPRT, e.g. '0,10'."""
     parts = text.split(",")
     if len(parts) != 2:
-        raise ValueError(f"--sprt: expected 'elo0,elo1' such as '0,10', got {text!r}")
+        raise InvalidArgumentError(f"sprt: expected 'elo0,elo1' such as '0,10', got {text!r}", "sprt")
     try:
         elo0, elo1 = float(parts[0]), float(parts[1])
     except ValueError:
-        raise ValueError(f"--sprt: expected two numbers 'elo0,elo1', got {text!r}") from None
-    try:
-        return SPRT(elo0, elo1, alpha, beta)
-    except ValueError as exc:
-        raise ValueError(f"--sprt: {exc}") from None
+        raise InvalidArgumentError(f"sprt: expected two numbers 'elo0,elo1', got {text!r}", "sprt") from None
+    return SPRT(elo0, elo1, alpha, beta)
+
+
+def format_elo(value: float) -> str:
+    """An Elo difference as reports print it: '+153', '-12', '+inf'."""
+    if value == math.inf:
+        return "+inf"
+    if value == -math.inf:
+        return "-inf"
+    return f"{value:+.0f}"

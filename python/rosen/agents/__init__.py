@@ -1,0 +1,27 @@
+"""Players: one small interface (:class:`Agent`) and the agents that implement it.
+
+=====================  ==============================================================
+``random``             :class:`RandomAgent`: a uniformly random legal move
+``greedy``             :class:`GreedyAgent`: one ply, own score minus the opponent's
+``mcts:...``           :class:`MCTSAgent`: rosen's search, options = rosen.SearchParams
+``engine:command=...`` :class:`EngineAgent`: any engine speaking PROTOCOL.md
+(no spec)              :class:`HumanAgent`: a person at a terminal
+=====================  ==============================================================
+
+Agents are handed positions whose pile order is hidden (R14); a plain ``draw`` they return is
+dealt by whoever runs the game (:func:`rosen.match.play_game`).
+
+>>> import rosen
+>>> agent = parse_agent("greedy:seed=3")
+>>> agent.choose(rosen.Position.new(seed=1)) in rosen.Position.new(seed=1).legal_moves()
+True
+"""
+from .base import Agent, DecisionStats
+from .engine import EngineAgent
+from .human import HumanAgent, QuitGame
+from .mcts import MCTSAgent
+from .simple import GreedyAgent, RandomAgent
+from .spec import KINDS, AgentSpec, parse_agent, parse_agent_spec
+
+__all__ = ["Agent", "AgentSpec", "DecisionStats", "EngineAgent", "GreedyAgent", "HumanAgent", "KINDS", "MCTSAgent",
+           "QuitGame", "RandomAgent", "parse_agent", "parse_agent_spec"]

@@ -1,0 +1,45 @@
+"""The engine's own search as a player."""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+from .._core import Move, Position
+from ..search import Searcher, SearchResult
+from .base import DecisionStats
+
+
+class MCTSAgent:
+    """Monte Carlo tree search through :class:`rosen.Searcher`, one searcher per agent.
+
+    Keyword arguments are the fields of :class:`rosen.SearchParams` (checked there). The
+    searcher is kept for the whole game so its tree is reused from move to move; ``reset``
+    clears it between games. ``last_result`` holds the last full :class:`rosen.SearchResult`.
+    """
+
+    name = "mcts"
+
+    def __init__(self, **params: Any) -> None:
+        self._searcher = Searcher(**params)
+        self.params: Dict[str, Any] = dict(params)
+        self.last_stats: Optional[DecisionStats] = None
+        self.last_result: Optional[SearchResult] = None
+
+    def choose(self, position: Position) -> Move:
+        result = self._searcher.search(position)
+        self.last_result = result
+        self.last_stats = DecisionStats(depth=result.depth, seldepth=result.seldepth, tree_size=result.tree_size,
+                                        iterations=result.iterations, time_ms=result.time_ms)
+        return result.best_move
+
+    def reset(self) -> None:
+        self._searcher.reset()
+        self.last_stats = None
+        self.last_result = None
+
+    def on_move(self, move: Move) -> None:
+        # The searcher finds the new position in its old tree by itself; nothing to forward.
+        pass
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"MCTSAgent({args})"

@@ -1,0 +1,128 @@
+"""Agent specs: a player written as text, ``kind[:key=value,...]``, as ``rosen match`` takes it.
+
+>>> spec = parse_agent_spec("mcts:iterations=1000,rollout=random")
+>>> spec.kind, spec.options
+('mcts', {'iterations': 1000, 'rollout': 'random'})
+>>> str(spec)
+'mcts:iterations=1000,rollout=random'
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from typing import Any, Dict
+
+from ..errors import ArgumentTypeError, InvalidArgumentError
+from ..search import PARAMS as SEARCH_PARAMS
+from ..search import SearchParams
+from .base import Agent
+from .engine import EngineAgent
+from .mcts import MCTSAgent
+from .simple import GreedyAgent, RandomAgent
+
+#: Options an ``engine:`` spec takes: the command line, a budget per move, and engine options.
+ENGINE_OPTIONS = ("command", "iterations", "time_ms", "threads", "seed")
+#: The kinds of agent and the options each takes (``mcts``: every field of rosen.SearchParams).
+KINDS: Dict[str, tuple] = {
+    "random": ("seed",),
+    "greedy": ("seed",),
+    "mcts": tuple(p.name for p in SEARCH_PARAMS),
+    "engine": ENGINE_OPTIONS,
+}
+
+
+def _parse_value(text: str) -> Any:
+    """'100' -> 100, '1.5' -> 1.5, anything else stays a string (rollout=random)."""
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _error(message: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"agent: {message}", "agent")
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A recipe for an agent: ``kind`` plus options, as written ``mcts:iterations=1000,rollout=random``.
+
+    ``build(seed)`` makes a fresh agent; the match runner calls it once per game with a seed
+    derived from the match seed, so a game does not depend on which worker plays it. An explicit
+    ``seed=`` option in the spec wins over the derived one. Options are checked on construction.
+    """
+
+    kind: str
+    options: Dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise _error(f"unknown kind {self.kind!r}; expected one of {', '.join(KINDS)}")
+        allowed = KINDS[self.kind]
+        for key in self.options:
+            if key not in allowed:
+                raise _error(f"{self.kind}: unknown option {key!r}; expected one of {', '.join(allowed)}")
+        if self.kind == "mcts":
+            # Let the search check the values now (iterations=-1, rollout=foo), not mid-match.
+            try:
+                SearchParams(**self.options)
+            except ValueError as exc:
+                raise _error(f"mcts: {exc}") from None
+        if self.kind == "engine":
+            if not isinstance(self.options.get("command"), str):
+                raise _error("engine: expected command=<engine command line>, e.g. "
+                             "engine:command=rosen engine,iterations=2000")
+            if "iterations" not in self.options and "time_ms" not in self.options:
+                raise _error("engine: give iterations=N or time_ms=MS (or both)")
+
+    def build(self, seed: int = 0) -> Agent:
+        """A new agent for one game; ``seed`` is used unless the spec fixes its own."""
+        options = dict(self.options)
+        options.setdefault("seed", seed)
+        if self.kind == "random":
+            return RandomAgent(**options)
+        if self.kind == "greedy":
+            return GreedyAgent(**options)
+        if self.kind == "engine":
+            return _engine_agent(options)
+        return MCTSAgent(**options)
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.kind
+        return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
+
+    def __repr__(self) -> str:
+        return f"parse_agent_spec({str(self)!r})"
+
+
+def _engine_agent(options: Dict[str, Any]) -> Agent:
+    """An agent that asks an engine process (rosen's or any other speaking PROTOCOL.md)."""
+    engine_options = {"Seed": options["seed"] % 2**31}
+    if "threads" in options:
+        engine_options["Threads"] = options["threads"]
+    return EngineAgent(shlex.split(options["command"]), iterations=options.get("iterations"),
+                       time_ms=options.get("time_ms"), options=engine_options, name=f"engine:{options['command']}")
+
+
+def parse_agent_spec(text: str) -> AgentSpec:
+    """Read ``kind[:key=value,...]``, e.g. ``random``, ``greedy:seed=2``, ``mcts:iterations=1000``,
+    ``engine:command=rosen engine,iterations=2000`` (any engine command speaking PROTOCOL.md)."""
+    if not isinstance(text, str):
+        raise ArgumentTypeError(f"agent: expected a str like 'mcts:iterations=1000', got {type(text).__name__}", "agent")
+    kind, _, rest = text.strip().partition(":")
+    options: Dict[str, Any] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip() or not value.strip():
+                raise _error(f"{text!r}: expected key=value options separated by commas, got {item!r}")
+            options[key.strip()] = _parse_value(value.strip())
+    return AgentSpec(kind.strip().lower(), options)
+
+
+def parse_agent(text: str, seed: int = 0) -> Agent:
+    """An agent straight from its spec text."""
+    return parse_agent_spec(text).build(seed)

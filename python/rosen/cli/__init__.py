@@ -1,0 +1,57 @@
+"""The ``rosen`` command line: one subcommand per job.
+
+Every subcommand lives in its own module with ``add_parser(subparsers)`` and a ``run(args)``;
+arguments several of them share are declared once in :mod:`rosen.cli._args`. ``main(argv)`` is
+the entry point (and what the tests call): a bad argument prints one line and returns 2.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+from ..engine.client import EngineError
+from . import analyse, engine, lovagok, match, play, randomplay
+
+_COMMANDS = [play, analyse, match, engine, randomplay, lovagok]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rosen", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for command in _COMMANDS:
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its message; return the code, do not exit
+        return int(exc.code or 0)
+    try:
+        return int(args.run(args) or 0)
+    except (ValueError, TypeError, EngineError) as exc:
+        print(f"rosen {args.command}: error: {_in_cli_words(parser, args.command, exc)}", file=sys.stderr)
+        return 2
+
+
+def _in_cli_words(parser: argparse.ArgumentParser, command: str, exc: Exception) -> str:
+    """The error's message, naming the command-line option when the field it names is one
+    (``games: expected ...`` -> ``--games: expected ...``)."""
+    message, field = str(exc), getattr(exc, "field", None)
+    if field and message.startswith(f"{field}: "):
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+        flag = "--" + field.replace("_", "-")
+        if flag in sub._option_string_actions:
+            return flag + message[len(field):]
+        for action in sub._positionals._group_actions:
+            if action.dest == field:
+                return (action.metavar or field) + message[len(field):]
+    return message
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

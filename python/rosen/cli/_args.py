@@ -1,0 +1,53 @@
+"""Arguments several subcommands share, declared once so that they read and behave alike."""
+from __future__ import annotations
+
+import argparse
+from typing import Any, Dict
+
+from ..errors import InvalidArgumentError, RosenError
+from ..search import SearchParams
+
+
+def add_rules(p: argparse.ArgumentParser) -> None:
+    """--players and --reshuffle: the game's configuration."""
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="2, or 4 for the team variant (R13; default 2)")
+    p.add_argument("--reshuffle", choices=("eager", "lazy"), default="eager", help="reshuffle rule (R7; default eager)")
+
+
+def add_threads(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--threads", type=int, default=1, help=f"{what} (default 1)")
+
+
+def add_deal_seed(p: argparse.ArgumentParser, what: str = "seed of the deal (default 0)") -> None:
+    """--seed always means the deal (the cards dealt); the search has --search-seed."""
+    p.add_argument("--seed", type=int, default=0, help=what)
+
+
+def add_search(p: argparse.ArgumentParser, default_iterations: int) -> None:
+    """--iterations / --time-ms (the budget per search) and --search-seed."""
+    p.add_argument("--iterations", type=int, default=None,
+                   help=f"search iterations per move (default {default_iterations}; with --time-ms alone: none)")
+    p.add_argument("--time-ms", type=int, default=0, help="search time per move in milliseconds (default: none)")
+    p.add_argument("--search-seed", type=int, default=0, help="seed of the search (default 0)")
+    p.set_defaults(default_iterations=default_iterations)
+
+
+def search_params(args: argparse.Namespace) -> Dict[str, Any]:
+    """The search parameters --iterations, --time-ms and --search-seed ask for (checked by
+    rosen.SearchParams, whose errors name the field)."""
+    iterations = args.iterations
+    if iterations is None:
+        iterations = 0 if args.time_ms else args.default_iterations
+    params: Dict[str, Any] = {"iterations": iterations}
+    if args.time_ms:
+        params["time_ms"] = args.time_ms
+    if args.search_seed:
+        params["seed"] = args.search_seed
+    try:
+        SearchParams(**params)
+    except RosenError as exc:
+        if exc.field == "seed":  # the search's seed is --search-seed here; --seed is the deal
+            raise InvalidArgumentError("search_seed" + str(exc)[len("seed"):], "search_seed") from None
+        raise
+    return params

@@ -1,0 +1,114 @@
+"""``rosen play``: a person against the engine in the terminal.
+
+Moves are typed in RULES.md notation (``N2``, ``H:N2``, ``draw``, ``pass``); ``hint`` shows the
+engine's analysis, ``legal`` lists the legal moves, ``quit`` ends the game. Cards for draws come
+from the deal (see :class:`rosen.match.Dealer`), and the drawn card is shown. The person is a
+:class:`rosen.agents.HumanAgent` in the same game loop as every match game.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Optional, TextIO
+
+from .._core import Move, Position
+from ..agents import Agent, HumanAgent, MCTSAgent, QuitGame, parse_agent_spec
+from ..errors import InvalidArgumentError
+from ..match import play_game, replay
+from ..search import search
+from . import _args
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("play", help="play against the engine in the terminal", description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--colour", "--color", dest="colour", choices=("red", "white"), default="red",
+                   help="your colour; red moves first (default red); with --players 4 you play both seats")
+    _args.add_search(p, default_iterations=1000)
+    _args.add_deal_seed(p)
+    _args.add_rules(p)
+    p.add_argument("--engine", metavar="SPEC",
+                   help="the opponent as an agent spec, e.g. greedy or engine:command=...,iterations=2000 "
+                        "(default: mcts with the budget above)")
+    p.set_defaults(run=run)
+
+
+def make_engine(args: argparse.Namespace) -> Agent:
+    if args.engine:
+        try:
+            return parse_agent_spec(args.engine).build(args.search_seed)
+        except ValueError as exc:
+            raise InvalidArgumentError(f"--engine: {exc}", "engine") from None
+    return MCTSAgent(**_args.search_params(args))
+
+
+def describe_analysis(position: Position, params: dict, *, top: int = 5) -> str:
+    """The engine's view of ``position``: best moves with visits, win rates and lines, and the PV."""
+    result = search(position.hide_pile_order(), **params)
+    lines = [f"engine analysis: {result.iterations} iterations, depth {result.depth:.1f}, "
+             f"win rate {result.winrate:.1%} for the side to move"]
+    for info in result.moves[:top]:
+        text = (f"  {str(info.move):<7} visits {info.visits:>7}  win rate {info.winrate:6.1%}  "
+                f"expected margin {info.score:+6.1f}")
+        if len(info.pv) > 1:
+            text += "  line " + " ".join(str(m) for m in info.pv)
+        lines.append(text)
+    lines.append("  pv: " + " ".join(str(m) for m in result.pv))
+    return "\n".join(lines)
+
+
+def result_line(position: Position, human: str) -> str:
+    red, white = position.scores
+    winner = position.winner
+    if winner == "draw":
+        verdict = "The game is a draw."
+    else:
+        verdict = f"{winner.capitalize()} wins -- " + ("you win!" if winner == human else "the engine wins.")
+    return f"Final score: red {red}, white {white}. {verdict}"
+
+
+def play_session(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input,
+                 out: Optional[TextIO] = None) -> int:
+    """Run one game; ``input_fn`` and ``out`` replace the terminal (the tests script them)."""
+    out = out or sys.stdout
+
+    def say(text: str = "") -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    engine = make_engine(args)
+    hint_params = _args.search_params(args)
+    human = args.colour
+    person = HumanAgent(input_fn=input_fn, output=out, hint=lambda position: describe_analysis(position, hint_params))
+    say(f"You play {human}" + (" (both seats of your team)" if args.players == 4 else "") +
+        f" against {engine!r}. Type 'help' for the notation.")
+    say()
+    say(str(Position.new(args.seed, players=args.players, reshuffle=args.reshuffle)))
+
+    def show(before: Position, move: Move, after: Position) -> None:
+        who = "You" if before.colour_to_move == human else "The engine"
+        say(f"{who} ({before.turn}) {'drew ' + str(move.card) if move.kind == 'draw' else 'played ' + str(move)}.")
+        if not after.is_terminal and after.colour_to_move == human:
+            say()
+            say(str(after))
+
+    agents = {human: person, "white" if human == "red" else "red": engine}
+    try:
+        record = play_game(agents["red"], agents["white"], seed=args.seed, players=args.players,
+                           reshuffle=args.reshuffle, on_move=show)
+    except QuitGame:
+        say("You quit the game.")
+        return 0
+    finally:
+        close = getattr(engine, "close", None)  # an engine process is given back
+        if close is not None:
+            close()
+    final = replay(record)
+    say()
+    say(str(final))
+    say(result_line(final, human))
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    return play_session(args, input_fn=getattr(args, "input_fn", None) or input, out=getattr(args, "out", None))

@@ -1,0 +1,36 @@
+"""Game records on disk: one JSON object per line (``rosen match --jsonl``), read back and summed."""
+from __future__ import annotations
+
+import json
+from typing import Callable, List, TextIO
+
+from ..errors import InvalidArgumentError
+from .game import GameRecord
+from .runner import MatchResult
+
+
+def jsonl_writer(stream: TextIO) -> Callable[[GameRecord], None]:
+    """An ``on_game`` callback writing one JSON line per game and flushing it."""
+    def write(record: GameRecord) -> None:
+        stream.write(json.dumps(record.to_json(), separators=(",", ":")) + "\n")
+        stream.flush()
+    return write
+
+
+def read_jsonl(path: str) -> List[dict]:
+    """The game records of a ``--jsonl`` file, as parsed JSON objects."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def summarise_jsonl(path: str) -> MatchResult:
+    """The match totals of a ``--jsonl`` file, e.g. to report it again with other statistics."""
+    games = [GameRecord.from_json(d) for d in read_jsonl(path)]
+    if not games:
+        raise InvalidArgumentError(f"path: {path!r} holds no games", "path")
+    first = games[0]
+    for i, g in enumerate(games):
+        if g.extra.get("game", i) != i:
+            raise InvalidArgumentError(f"path: line {i + 1} is game {g.extra.get('game')}, expected game {i}", "path")
+    return MatchResult(a=first.red, b=first.white, seed=first.seed, players=first.players,
+                       reshuffle=first.reshuffle, games=games)

@@ -1,0 +1,105 @@
+"""The shape of the Python package (issue 8): imports run one way, `import rosen` stays light,
+each layer imports only what is below it, and the docs' examples run."""
+from __future__ import annotations
+
+import ast
+import doctest
+import importlib
+import pkgutil
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rosen
+
+PACKAGE = Path(rosen.__file__).parent
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def module_imports() -> dict:
+    """Module name -> the rosen modules it imports (relative imports resolved)."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = ".".join(("rosen",) + path.relative_to(PACKAGE).with_suffix("").parts)
+        modules[name.removesuffix(".__init__")] = path
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else [])) if node.level else node.module
+                subs = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in modules]
+                targets.update(subs or [target])
+            elif isinstance(node, ast.Import):
+                targets.update(a.name for a in node.names)
+        # A module importing from its own package's __init__ is not an edge of the layering.
+        graph[name] = {t for t in targets if t in modules and t != name and not name.startswith(t + ".")}
+    return graph
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = module_imports()
+    state: dict = {}
+
+    def visit(node, path):
+        state[node] = "open"
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                pytest.fail("import cycle: " + " -> ".join(path[path.index(nxt):] + [nxt]))
+            if nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+
+
+@pytest.mark.parametrize("module, allowed", [
+    ("rosen.errors", set()),                                   # a leaf
+    ("rosen.engine.protocol", {"rosen._core", "rosen.errors"}),  # the vocabulary: core only
+    ("rosen.engine.client", {"rosen._core", "rosen.engine.protocol"}),  # like python-chess's engine module
+    ("rosen.agents.base", {"rosen._core", "rosen.errors", "rosen.search"}),
+    ("rosen.match.game", {"rosen", "rosen._core", "rosen.agents.base", "rosen.errors", "rosen.search"}),
+])
+def test_layers_import_only_what_is_below_them(module, allowed):
+    assert module_imports()[module] <= allowed
+
+
+def test_import_rosen_stays_small_and_light():
+    code = "import rosen, sys; print(' '.join(sorted(m for m in sys.modules if m.startswith(('rosen', 'torch', 'ray')))))"
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    assert loaded == {"rosen", "rosen._core", "rosen._core.lovagok", "rosen.errors", "rosen.randomplay",
+                      "rosen.search", "rosen.territory"}
+
+
+def all_modules():
+    names = ["rosen"]
+    for info in pkgutil.walk_packages([str(PACKAGE)], prefix="rosen."):
+        if not info.name.startswith("rosen._core"):
+            names.append(info.name)
+    return names
+
+
+@pytest.mark.parametrize("name", all_modules())
+def test_module_doctests_run(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False)
+    assert result.failed == 0
+
+
+def readme_python_blocks():
+    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+
+
+def test_the_readme_python_examples_run():
+    blocks = readme_python_blocks()
+    assert len(blocks) >= 3
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - the project's own docs

@@ -1,0 +1,164 @@
+"""Regressions of the hostile-input audit (issue 16): each input below once crashed the process
+or raised the wrong kind of exception. Every one must now give a clean, named Python error (or
+work) and leave no state changed."""
+from __future__ import annotations
+
+import io
+import math
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import rosen
+from rosen import _core
+from rosen.cli import main
+from rosen.search import NODE_BYTES, PARAMS
+
+
+# --- 1. finite search parameters that overflowed or underflowed in float --------------------
+
+CRASHERS = [
+    dict(temperature=1e-50),
+    dict(block_weight=1e38),
+    dict(draw_value=1e39),
+    dict(hero_cost=-1e39),
+    dict(eval_scale=1e-46, rollout_cutoff=1),
+]
+
+
+@pytest.mark.parametrize("kwargs", CRASHERS, ids=lambda k: next(iter(k)))
+def test_search_parameters_that_crashed_are_refused_naming_the_field(kwargs):
+    field = next(iter(kwargs))
+    with pytest.raises(rosen.InvalidArgumentError, match=f"^{field}: expected ") as info:
+        rosen.search(rosen.Position.new(seed=1), iterations=300, **kwargs)
+    assert info.value.field == field
+
+
+@pytest.mark.parametrize("kwargs", CRASHERS, ids=lambda k: next(iter(k)))
+def test_the_crashing_parameters_in_a_subprocess_exit_cleanly(kwargs):
+    # The original reproducer killed the interpreter (exit 139); now it is an ordinary error.
+    code = f"import rosen\ntry:\n    rosen.search(rosen.Position.new(seed=1), iterations=300, **{kwargs!r})\n" \
+           f"except rosen.RosenError as exc:\n    print('refused', exc.field)\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("refused")
+
+
+def test_the_match_reproducer_exits_2_with_one_line(capsys):
+    assert main(["match", "mcts:iterations=100,temperature=1e-50", "random", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "temperature: expected 0.01..1000, got 1e-50" in err
+
+
+@pytest.mark.parametrize("info", [p for p in PARAMS if p.type == "float"], ids=lambda p: p.name)
+def test_every_real_parameter_searches_at_both_ends_of_its_range(info):
+    # The documented range is safe to use, all of it: the extremes search and give a legal move.
+    position = rosen.Position.new(seed=2)
+    for value in (info.min, info.max):
+        result = rosen.search(position, iterations=150, rollout_cutoff=3, **{info.name: value})
+        assert result.best_move in position.legal_moves() and result.iterations == 150
+        assert all(math.isfinite(m.winrate) and math.isfinite(m.score) for m in result.moves)
+    for outside in (info.min - 1e-9 * max(1.0, abs(info.min)) - 1e-12, info.max * 1.001 + 1e-9, math.nan, math.inf):
+        with pytest.raises(rosen.InvalidArgumentError) as raised:
+            rosen.SearchParams(**{info.name: outside})
+        assert raised.value.field == info.name
+
+
+# --- 2. move text that is not valid UTF-8 ---------------------------------------------------
+
+@pytest.mark.parametrize("text", ["N\udcff1", "\udcff", "H:\ud800", "draw:\udcffN1"])
+def test_lone_surrogates_in_move_text_are_invalid_moves(text):
+    position = rosen.Position.new(seed=1)
+    for call in (rosen.Move, position.play, position.is_legal):
+        with pytest.raises(rosen.InvalidMoveError) as info:
+            call(text)
+        assert info.value.field == "move" and str(info.value).startswith("move: expected a card")
+    with pytest.raises(rosen.InvalidPositionError):
+        rosen.Position("9/9/9/9/9/9/9/9/9 e5 r N1\udcff,NE2 - 4 4 - *")
+
+
+def test_rosen_play_asks_again_after_a_stray_byte():
+    # `printf 'N\xff1\nquit\n' | rosen play`: the byte reaches the prompt as a surrogate (or as
+    # undecodable input); either way the player is told and asked again.
+    done = subprocess.run([sys.executable, "-m", "rosen", "play", "--seed", "1", "--iterations", "10"],
+                          input=b"N\xff1\nquit\n", capture_output=True, timeout=120,
+                          env={"PYTHONIOENCODING": "utf-8:surrogateescape", "PATH": ""})
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    out = done.stdout.decode("utf-8", errors="replace")
+    assert "is not a move" in out and "You quit the game." in out
+    assert b"Traceback" not in done.stderr
+
+
+# --- 3. one board through the batch scorer --------------------------------------------------
+
+def test_winners_of_a_single_board():
+    board = np.zeros((9, 9), np.int8)
+    board[0, :3] = 1
+    board[8, :2] = 2
+    single = rosen.score_boards(board)
+    assert int(single.winners()) == 1 and single.winners().shape == ()
+    batch = rosen.score_boards(np.stack([board, 3 - board * (board > 0) - (board == 0) * 3]))
+    assert list(batch.winners()) == [1, 2]
+
+
+# --- 4. tree sizes the machine cannot hold --------------------------------------------------
+
+def test_max_tree_size_is_bounded_by_the_machine_with_a_clear_message():
+    limit = _core._max_tree_size_limit()
+    assert 1000 < limit <= 2**31
+    with pytest.raises(rosen.InvalidArgumentError, match="^max_tree_size: ") as info:
+        rosen.SearchParams(max_tree_size=limit + 1)
+    if limit < 2**31:  # smaller than the table's own bound: the message says why
+        assert "GiB; this machine allows at most" in str(info.value)
+    assert rosen.SearchParams(max_tree_size=limit).max_tree_size == limit
+
+
+def test_a_large_tree_limit_costs_nothing_up_front():
+    # The arena grows with the tree: a limit of a few GB must not reserve them (issue 16, item 4).
+    limit = min(_core._max_tree_size_limit(), 100_000_000)
+    result = rosen.search(rosen.Position.new(seed=1), iterations=200, max_tree_size=limit)
+    assert result.iterations == 200 and result.tree_size < 10_000
+
+
+def test_engine_hash_beyond_the_machine_is_refused():
+    from rosen.engine import Engine
+
+    out = io.StringIO()
+    engine = Engine(out)
+    engine.handle("setoption name Hash value 16384")  # 16 GiB: more than half of a small machine
+    total = _core._max_tree_size_limit() * NODE_BYTES
+    if total < 16384 << 20:
+        assert "error: Hash:" in out.getvalue() and engine.option("Hash") == 32
+    else:
+        assert out.getvalue() == "" and engine.option("Hash") == 16384
+
+
+# --- 5. pickled state of the wrong shape ----------------------------------------------------
+
+@pytest.mark.parametrize("state", [(), ("N1", "N2"), (5,), "N1", None, (b"N1",)])
+def test_unpickling_a_move_from_bad_state_is_a_clean_error(state):
+    move = rosen.Move.__new__(rosen.Move)
+    with pytest.raises((rosen.RosenError, TypeError)) as info:
+        move.__setstate__(state)
+    assert isinstance(info.value, rosen.RosenError)
+
+
+@pytest.mark.parametrize("state", [(), ("x", "eager", 0), (rosen.Position.new(1).fen(), "eager"),
+                                   (rosen.Position.new(1).fen(), "sideways", 0), (rosen.Position.new(1).fen(), "eager", -1),
+                                   (rosen.Position.new(1).fen(), "eager", 2**64), [1, 2, 3], None])
+def test_unpickling_a_position_from_bad_state_is_a_clean_error(state):
+    position = rosen.Position.__new__(rosen.Position)
+    with pytest.raises(rosen.RosenError):
+        position.__setstate__(state)
+
+
+def test_pickles_still_round_trip():
+    pos = rosen.Position.new(seed=4).play("draw") if rosen.Position.new(seed=4).is_legal("draw") else rosen.Position.new(4)
+    assert pickle.loads(pickle.dumps(pos)) == pos
+    assert pickle.loads(pickle.dumps(rosen.Move("H:NE2"))) == rosen.Move("H:NE2")
+    error = rosen.InvalidArgumentError("temperature: expected 0.01..1000, got 0", "temperature")
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is rosen.InvalidArgumentError and again.field == "temperature" and str(again) == str(error)
