@@ -5,20 +5,22 @@ import argparse
 
 from . import lovagok as lv
 from ._core import lovagok as _core_lv
+from .errors import InvalidArgumentError, check_int
 
 
 def _sizes(text: str):
     try:
         sizes = tuple(int(x) for x in text.split(","))
     except ValueError:
-        raise ValueError(f"--sizes {text!r}: expected group sizes 1..7 separated by commas, e.g. 3,4,5") from None
-    return sizes
+        raise InvalidArgumentError(f"--sizes: expected group sizes 1..7 separated by commas, e.g. 3,4,5, got {text!r}",
+                                   "--sizes") from None
+    return tuple(check_int("--sizes", size, 1, 7) for size in sizes)
 
 
 def _table(args: argparse.Namespace) -> int:
     mask = lv.parse_dice_cards(args.dice_cards, "--dice-cards")
-    rerolls = lv._check_range("--rerolls", args.rerolls, 0, lv.MAX_REROLLS)
-    dice = lv._check_range("--dice", args.dice, 1, lv.MAX_DICE)
+    rerolls = check_int("--rerolls", args.rerolls, 0, lv.MAX_REROLLS)
+    dice = check_int("--dice", args.dice, 1, lv.MAX_DICE)
     # One card set is all the view needs: ~1/32 of the whole table's work.
     row = _core_lv.beat_table_for(mask)[rerolls, dice]
     cards = ",".join(map(str, lv.cards_of_mask(mask))) or "none"

@@ -1,7 +1,8 @@
 """Lovagok (Knatsch) dice: result notation, strength, and exact optimal play.
 
 The rules are in LOVAGOK.md (ids L1-L12). The work is done by the compiled ``rosen._core.lovagok``;
-this module parses and prints, checks arguments, and assembles the contests.
+this module parses and prints, checks arguments, and assembles the contests. A bad argument raises
+a :class:`rosen.RosenError` whose ``field`` names it (``"rerolls: expected 0..3, got 5"``).
 
 A *result* is ``(size, value, further)``: the largest group of equal counted dice (ties to the
 higher value) and the highest counted die outside it (L5). Results are written group first, then
@@ -17,12 +18,13 @@ its index in increasing strength (``RESULTS[rank]``); utilities and tables are i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, total_ordering
 from typing import Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ._core import lovagok as _lv
+from .errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_choice, check_int
 
 __all__ = [
     "Result", "RESULTS", "NUM_RESULTS", "NOTHING", "KING", "TREASON", "parse_combination", "format_combination",
@@ -36,23 +38,34 @@ MAX_REROLLS: int = _lv.MAX_REROLLS
 MAX_DICE: int = _lv.MAX_DICE
 DEFAULT_REROLLS = 2  # L2: three rolls in all
 
+
+def _check_rerolls(field: str, rerolls: object, high: int = MAX_REROLLS) -> int:
+    return check_int(field, rerolls, 0, high)
+
+
+def _check_dice(dice: object, low: int = 1) -> int:
+    return check_int("dice", dice, low, MAX_DICE)
+
+
+def _check_rank_array(field: str, values: object) -> np.ndarray:
+    """A float vector with one finite value per result rank (a utility, a row of the table)."""
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ArgumentTypeError(f"{field}: expected {NUM_RESULTS} numbers (one per result rank), "
+                                f"got {type(values).__name__}", field) from None
+    if array.shape != (NUM_RESULTS,):
+        raise InvalidArgumentError(f"{field}: expected {NUM_RESULTS} values (one per result rank), got shape {array.shape}",
+                                   field)
+    if not np.all(np.isfinite(array)):
+        raise InvalidArgumentError(f"{field}: expected finite values, got {array[~np.isfinite(array)][0]}", field)
+    return array
+
 # ----------------------------------------------------------------------------- results
 
 
-def _check_int(name: str, x: object) -> None:
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(x).__name__}")
 
-
-def _check_range(name: str, x: object, lo: int, hi: int) -> int:
-    _check_int(name, x)
-    if not lo <= x <= hi:
-        raise ValueError(f"{name} must be in {lo}..{hi}, got {x}")
-    return int(x)
-
-
-
-
+@total_ordering
 class Result:
     """One final result ``(size, value, further)``; ``further`` is None when there is none.
 
@@ -67,20 +80,25 @@ class Result:
     def __init__(self, size: Union[int, str], value: Optional[int] = None, further: Optional[int] = None) -> None:
         if isinstance(size, str) and value is None and further is None:
             # Result('3332'): what repr prints, so a repr pastes back.
-            size, value, further = parse_combination(size)
+            size, value, further = parse_combination(size, "size")
         if value is None:
-            raise TypeError("value must be an int (or pass one combination string, e.g. Result('3332'))")
-        for name, x in (("size", size), ("value", value)):
-            _check_int(name, x)
+            raise ArgumentTypeError("value: expected an int (or one combination string, e.g. Result('3332')), got None",
+                                    "value")
+        size = check_int("size", size, 0, 7)
+        if size == 0:  # nothing: Result(0, 0)
+            if check_int("value", value) != 0 or further is not None:
+                field, got = ("value", value) if value != 0 else ("further", further)
+                raise InvalidArgumentError(f"{field}: expected {0 if field == 'value' else None} for nothing (size 0), "
+                                           f"got {got}", field)
+        else:
+            value = check_int("value", value, 1, 5)
         if further is not None:
-            _check_int("further", further)
-        rank = _lv.rank_of(size, value, 0 if further is None else further)
-        if rank < 0:
-            raise ValueError(
-                f"Result(size={size}, value={value}, further={further}) is not a Lovagok result: expected size 1..7, "
-                "value 1..5, further None or 1..5 other than the value (a lone die's further lower than it), "
-                "or Result(0, 0) for nothing")
-        self._size, self._value, self._further, self._rank = size, value, further, rank
+            further = check_int("further", further, 1, 5)
+            if further == value or (size == 1 and further > value):
+                raise InvalidArgumentError(f"further: expected None or a face 1..5 other than the value (lower than it "
+                                           f"for a lone die), got {further}", "further")
+        self._size, self._value, self._further = size, value, further
+        self._rank = _lv.rank_of(size, value, 0 if further is None else further)
 
     @classmethod
     def parse(cls, text: str) -> "Result":
@@ -90,10 +108,7 @@ class Result:
     @classmethod
     def from_rank(cls, rank: int) -> "Result":
         """The result with this strength rank (0 .. NUM_RESULTS-1)."""
-        _check_int("rank", rank)
-        if not 0 <= rank < NUM_RESULTS:
-            raise ValueError(f"rank must be in 0..{NUM_RESULTS - 1}, got {rank}")
-        return RESULTS[rank]
+        return RESULTS[check_int("rank", rank, 0, NUM_RESULTS - 1)]
 
     size = property(lambda self: self._size, doc="How many equal dice (and cards) form the group.")
     value = property(lambda self: self._value, doc="The group's face, 1..5 (0 for nothing).")
@@ -122,25 +137,12 @@ class Result:
         return isinstance(other, Result) and other._rank == self._rank
 
     def __lt__(self, other: "Result") -> bool:
-        return self._rank < _result_or_notimpl(other)
-
-    def __le__(self, other: "Result") -> bool:
-        return self._rank <= _result_or_notimpl(other)
-
-    def __gt__(self, other: "Result") -> bool:
-        return self._rank > _result_or_notimpl(other)
-
-    def __ge__(self, other: "Result") -> bool:
-        return self._rank >= _result_or_notimpl(other)
+        if not isinstance(other, Result):
+            raise ArgumentTypeError(f"other: expected a Result to compare with, got {type(other).__name__}", "other")
+        return self._rank < other._rank
 
     def __reduce__(self):
         return (Result, (self._size, self._value, self._further))
-
-
-def _result_or_notimpl(other: object) -> int:
-    if not isinstance(other, Result):
-        raise TypeError(f"cannot compare Result with {type(other).__name__}")
-    return other._rank
 
 
 RESULTS: Tuple[Result, ...] = tuple(Result(s, v, f or None) for s, v, f in _lv.results())
@@ -155,32 +157,42 @@ CardsLike = Union[str, Iterable[int]]
 # ----------------------------------------------------------------------------- parsing
 
 
-def parse_combination(text: str) -> Result:
+def parse_combination(text: str, field: str = "text") -> Result:
     """Parse a written combination: the group, then an optional further die (L7).
 
     ``"3332"`` -> (3, 3, 2); ``"555"`` -> (3, 5, None); ``"55551"`` -> (4, 5, 1); ``"-"`` -> nothing.
-    Faces are 1..5: a 6 is a blank and never part of a combination.
+    Faces are 1..5: a 6 is a blank and never part of a combination. ``field`` names the argument
+    in errors.
+
+    >>> parse_combination("3362", "target")
+    Traceback (most recent call last):
+    ...
+    rosen.errors.InvalidArgumentError: target: expected a combination of faces 1..5 (a 6 is a blank), got '3362'
     """
     if not isinstance(text, str):
-        raise TypeError(f"combination must be a str such as '3332', got {type(text).__name__}")
+        raise ArgumentTypeError(f"{field}: expected a combination string such as '3332', got {type(text).__name__}",
+                                field)
     s = text.strip()
     if s == "-":
         return NOTHING
+
+    def bad(expected: str) -> InvalidArgumentError:
+        return InvalidArgumentError(f"{field}: expected a combination {expected}, got {text!r}", field)
+
     if not s:
-        raise ValueError("combination must not be empty: expected e.g. '3332', '555' or '-' for nothing")
-    bad = sorted(set(c for c in s if c not in "12345"))
-    if bad:
-        raise ValueError(f"combination {text!r}: faces must be digits 1..5 (a 6 is a blank), found {''.join(bad)!r}")
+        raise bad("such as '3332', '555' or '-' for nothing")
+    if any(c not in "12345" for c in s):
+        raise bad("of faces 1..5 (a 6 is a blank)")
     value = s[0]
     size = len(s) - len(s.lstrip(value))
     rest = s[size:]
     if len(rest) > 1:
-        raise ValueError(f"combination {text!r}: expected a group of equal faces and at most one further die")
+        raise bad("of one group of equal faces and at most one further die")
     further = int(rest) if rest else None
     if size > 7:
-        raise ValueError(f"combination {text!r}: a group has at most 7 dice (6 dice and a dice card)")
+        raise bad("whose group has at most 7 dice (6 dice and a dice card)")
     if size == 1 and further is not None and further > int(value):
-        raise ValueError(f"combination {text!r}: with lone dice the higher one is the group; write {rest + value!r}")
+        raise bad(f"with the higher lone die first, {rest + value!r}")
     return Result(size, int(value), further)
 
 
@@ -189,63 +201,58 @@ def format_combination(result: ResultLike) -> str:
     return str(as_result(result, "result"))
 
 
-def as_result(x: ResultLike, name: str = "target") -> Result:
-    """Accept a Result, a combination string or a ``(size, value, further)`` tuple."""
+def as_result(x: ResultLike, field: str = "target") -> Result:
+    """Accept a Result, a combination string or a ``(size, value, further)`` tuple; ``field`` names it in errors."""
     if isinstance(x, Result):
         return x
     if isinstance(x, str):
-        return parse_combination(x)
+        return parse_combination(x, field)
     if isinstance(x, tuple) and len(x) in (2, 3):
-        return Result(*x)
-    raise TypeError(f"{name} must be a Result, a combination string like '3332' or a (size, value, further) tuple, "
-                    f"got {type(x).__name__}")
+        try:
+            return Result(*x)
+        except RosenError as exc:
+            raise type(exc)(f"{field}: expected a (size, value, further) Lovagok result, got {x!r} ({exc})",
+                            field) from None
+    raise ArgumentTypeError(f"{field}: expected a Result, a combination string like '3332' or a (size, value, further) "
+                            f"tuple, got {type(x).__name__}", field)
 
 
-def parse_roll(roll: RollLike, name: str = "roll") -> Tuple[int, ...]:
+def parse_roll(roll: RollLike, field: str = "roll") -> Tuple[int, ...]:
     """Parse dice showing, e.g. ``"552366"`` or ``[5, 5, 2, 3, 6, 6]``: 1..6 faces, 6 = blank (L1)."""
     if isinstance(roll, str):
         text = roll.strip()
-        bad = sorted(set(c for c in text if c not in "123456"))
-        if bad:
-            raise ValueError(f"{name} {roll!r}: faces must be digits 1..6, found {''.join(bad)!r}")
+        if any(c not in "123456" for c in text):
+            raise InvalidArgumentError(f"{field}: expected faces 1..6 such as '552366', got {roll!r}", field)
         faces = tuple(int(c) for c in text)
     elif isinstance(roll, (list, tuple)):
-        for f in roll:
-            _check_int(f"{name} face", f)
-        faces = tuple(int(f) for f in roll)
-        bad_faces = [f for f in faces if not 1 <= f <= 6]
-        if bad_faces:
-            raise ValueError(f"{name}: faces must be 1..6, got {bad_faces[0]}")
+        faces = tuple(check_int(field, f, 1, 6) for f in roll)
     else:
-        raise TypeError(f"{name} must be a str like '552366' or a sequence of ints, got {type(roll).__name__}")
-    if not faces:
-        raise ValueError(f"{name} must show at least one die")
-    if len(faces) > MAX_DICE:
-        raise ValueError(f"{name} {roll!r}: at most {MAX_DICE} dice, got {len(faces)}")
+        raise ArgumentTypeError(f"{field}: expected a str like '552366' or a sequence of ints, got {type(roll).__name__}",
+                                field)
+    if not 1 <= len(faces) <= MAX_DICE:
+        raise InvalidArgumentError(f"{field}: expected at least one and at most {MAX_DICE} dice, got {len(faces)}", field)
     return faces
 
 
-def parse_dice_cards(cards: CardsLike, name: str = "dice_cards") -> int:
+def parse_dice_cards(cards: CardsLike, field: str = "dice_cards") -> int:
     """Dice cards (values 1..5, at most one of each, L4) as a bit mask: bit v-1 for card v.
 
-    Accepts an iterable of ints or a string such as ``"3,5"`` or ``"35"``.
+    Accepts an iterable of ints or a string such as ``"3,5"`` or ``"35"``; ``field`` names it in errors.
     """
     if isinstance(cards, str):
         text = cards.replace(",", "").replace(" ", "")
         if any(c not in "12345" for c in text):
-            raise ValueError(f"{name} {cards!r}: expected card values 1..5 such as '3,5'")
+            raise InvalidArgumentError(f"{field}: expected card values 1..5 such as '3,5', got {cards!r}", field)
         values = [int(c) for c in text]
     else:
         try:
             values = list(cards)
         except TypeError:
-            raise TypeError(f"{name} must be an iterable of card values 1..5, got {type(cards).__name__}") from None
-        for v in values:
-            _check_int(f"{name} value", v)
-        if any(not 1 <= v <= 5 for v in values):
-            raise ValueError(f"{name}: card values must be 1..5, got {values}")
+            raise ArgumentTypeError(f"{field}: expected an iterable of card values 1..5, got {type(cards).__name__}",
+                                    field) from None
+        values = [check_int(field, v, 1, 5) for v in values]
     if len(set(values)) != len(values):
-        raise ValueError(f"{name}: a player holds at most one dice card of each value, got {sorted(values)}")
+        raise InvalidArgumentError(f"{field}: expected at most one dice card of each value, got {sorted(values)}", field)
     mask = 0
     for v in values:
         mask |= 1 << (v - 1)
@@ -306,13 +313,13 @@ def p_beat(target: ResultLike, rerolls: int = DEFAULT_REROLLS, dice: int = 6, di
     ``dice`` 1..6 at the start, ``dice_cards`` the roller's dice cards (L4).
     """
     rank = as_result(target).rank
-    return _lv.p_beat(rank, _check_range("rerolls", rerolls, 0, MAX_REROLLS), _check_range("dice", dice, 1, MAX_DICE),
-                      parse_dice_cards(dice_cards))
+    return _lv.p_beat(rank, _check_rerolls("rerolls", rerolls), _check_dice(dice), parse_dice_cards(dice_cards))
 
 
 def distribution(target: ResultLike, rerolls: int = DEFAULT_REROLLS, dice: int = 6,
                  dice_cards: CardsLike = ()) -> np.ndarray:
     """Distribution of the final result (indexed by rank) when playing optimally to beat ``target``."""
+    _check_rerolls("rerolls", rerolls)
     return Solver.to_beat(target, dice_cards=dice_cards, max_rerolls=rerolls).distribution(rerolls=rerolls, dice=dice)
 
 
@@ -353,13 +360,9 @@ class Solver:
     """
 
     def __init__(self, utility: Sequence[float], dice_cards: CardsLike = (), max_rerolls: int = MAX_REROLLS) -> None:
-        u = np.asarray(utility, dtype=float)
-        if u.shape != (NUM_RESULTS,):
-            raise ValueError(f"utility must be a 1-d array of {NUM_RESULTS} values (one per result rank), got shape {u.shape}")
-        if not np.all(np.isfinite(u)):
-            raise ValueError("utility must be finite")
+        u = _check_rank_array("utility", utility)
         self._mask = parse_dice_cards(dice_cards)
-        self._max_rerolls = _check_range("max_rerolls", max_rerolls, 0, MAX_REROLLS)
+        self._max_rerolls = _check_rerolls("max_rerolls", max_rerolls)
         self._utility = u
         self._core = _lv.Solver(u, self._mask, self._max_rerolls)
 
@@ -380,16 +383,16 @@ class Solver:
     def utility(self) -> np.ndarray:
         return self._utility.copy()
 
-    def _rerolls(self, name: str, r: int) -> int:
-        return _check_range(name, r, 0, self._max_rerolls)
+    def _rerolls(self, field: str, r: int) -> int:
+        return _check_rerolls(field, r, self._max_rerolls)
 
     def value(self, rerolls: int = DEFAULT_REROLLS, dice: int = 6) -> float:
         """Expected utility of a whole attempt under optimal play."""
-        return self._core.value(_check_range("dice", dice, 1, MAX_DICE), self._rerolls("rerolls", rerolls))
+        return self._core.value(_check_dice(dice), self._rerolls("rerolls", rerolls))
 
     def distribution(self, rerolls: int = DEFAULT_REROLLS, dice: int = 6) -> np.ndarray:
         """Probability of each final result (indexed by rank) under the optimal policy."""
-        return self._core.distribution(_check_range("dice", dice, 1, MAX_DICE), self._rerolls("rerolls", rerolls))
+        return self._core.distribution(_check_dice(dice), self._rerolls("rerolls", rerolls))
 
     def best_keep(self, roll: RollLike, rerolls_left: int) -> Optional[Tuple[int, ...]]:
         """Faces to keep (highest first) after ``roll``, or None to stop."""
@@ -439,7 +442,7 @@ def advise(target: ResultLike, roll: RollLike, rerolls_left: int, dice_cards: Ca
     'keep 55, re-roll 2: 0.4...'
     """
     faces = parse_roll(roll)
-    r = _check_range("rerolls_left", rerolls_left, 0, MAX_REROLLS)
+    r = _check_rerolls("rerolls_left", rerolls_left)
     return _beat_solver(as_result(target).rank, parse_dice_cards(dice_cards), r).advise(faces, r)
 
 
@@ -457,10 +460,11 @@ class CastleAttack:
     def __init__(self, castle: ResultLike, catapult: bool = False, defender_rerolls: int = DEFAULT_REROLLS,
                  attacker_cards: CardsLike = (), defender_cards: CardsLike = ()) -> None:
         if not isinstance(catapult, bool):
-            raise TypeError(f"catapult must be a bool, got {type(catapult).__name__}")
+            raise ArgumentTypeError(f"catapult: expected a bool, got {type(catapult).__name__}", "catapult")
         self.castle = as_result(castle, "castle")
         self.attacker_rerolls = 3 if catapult else DEFAULT_REROLLS  # L3: Catapult gives a fourth roll
-        self.defender_rerolls = _check_range("defender_rerolls", defender_rerolls, 0, MAX_REROLLS)
+        self.defender_rerolls = _check_rerolls("defender_rerolls", defender_rerolls)
+        attacker_cards = cards_of_mask(parse_dice_cards(attacker_cards, "attacker_cards"))
         defender_mask = parse_dice_cards(defender_cards, "defender_cards")
         # The defender simply maximises P(beat the attacker's result): one table row per result.
         self.p_defender_beats = _defender_row(defender_mask, self.defender_rerolls)
@@ -507,17 +511,18 @@ class Tournament:
 
     def __init__(self, players: int = 3, champion: Optional[int] = None,
                  dice_cards: Optional[Sequence[CardsLike]] = None, model: str = "lead") -> None:
-        self.players = _check_range("players", players, 2, 6)
+        self.players = players = check_int("players", players, 2, 6)
         if champion is not None:
-            champion = _check_range("champion", champion, 1, players - 1)
-        if model not in TOURNAMENT_MODELS:
-            raise ValueError(f"model must be one of {TOURNAMENT_MODELS}, got {model!r}")
+            champion = check_int("champion", champion, 1, players - 1)
+        check_choice("model", model, TOURNAMENT_MODELS)
         if dice_cards is None:
             dice_cards = [()] * players
         if not isinstance(dice_cards, (list, tuple)):
-            raise TypeError(f"dice_cards must be a list of card sets, one per player, got {type(dice_cards).__name__}")
+            raise ArgumentTypeError(f"dice_cards: expected a list of card sets, one per player, "
+                                    f"got {type(dice_cards).__name__}", "dice_cards")
         if len(dice_cards) != players:
-            raise ValueError(f"dice_cards must hold {players} card sets (one per player), got {len(dice_cards)}")
+            raise InvalidArgumentError(f"dice_cards: expected {players} card sets (one per player), got {len(dice_cards)}",
+                                       "dice_cards")
         self.model = model
         self.champion = champion
         self.masks = tuple(parse_dice_cards(c, f"dice_cards[{i}]") for i, c in enumerate(dice_cards))
@@ -580,20 +585,26 @@ class BeatTable:
 
     AXES = ("cards_mask", "rerolls", "dice", "target_rank")
 
+    SHAPE = (32, MAX_REROLLS + 1, MAX_DICE + 1, NUM_RESULTS)
+
     def __init__(self, p: np.ndarray) -> None:
+        if not isinstance(p, np.ndarray):
+            raise ArgumentTypeError(f"p: expected a numpy array, got {type(p).__name__}", "p")
+        if p.shape != self.SHAPE:
+            raise InvalidArgumentError(f"p: expected shape {self.SHAPE}, got shape {p.shape}", "p")
         self.p = p
 
+    def _row(self, rerolls: int, dice: int, dice_cards: CardsLike) -> np.ndarray:
+        return self.p[parse_dice_cards(dice_cards), _check_rerolls("rerolls", rerolls), _check_dice(dice, low=0)]
+
     def at(self, target: ResultLike, rerolls: int = DEFAULT_REROLLS, dice: int = 6, dice_cards: CardsLike = ()) -> float:
-        """One entry, addressed like :func:`p_beat`."""
-        return float(self.p[parse_dice_cards(dice_cards), _check_range("rerolls", rerolls, 0, MAX_REROLLS),
-                            _check_range("dice", dice, 0, MAX_DICE), as_result(target).rank])
+        """One entry, addressed like :func:`p_beat` (``dice`` may be 0: the cards alone)."""
+        return float(self._row(rerolls, dice, dice_cards)[as_result(target).rank])
 
     def view(self, rerolls: int = DEFAULT_REROLLS, dice_cards: CardsLike = (), dice: int = 6,
              sizes: Sequence[int] = (3, 4, 5)) -> str:
         """A readable grid per group size: rows are the group (111 .. 555), columns the further die."""
-        row = self.p[parse_dice_cards(dice_cards), _check_range("rerolls", rerolls, 0, MAX_REROLLS),
-                     _check_range("dice", dice, 0, MAX_DICE)]
-        return format_grid(row, sizes=sizes)
+        return format_grid(self._row(rerolls, dice, dice_cards), sizes=sizes)
 
     def __repr__(self) -> str:
         return f"BeatTable(shape={self.p.shape}, axes={self.AXES})"
@@ -601,9 +612,11 @@ class BeatTable:
 
 def format_grid(row: np.ndarray, sizes: Sequence[int] = (3, 4, 5)) -> str:
     """Format one row of P(beat rank) as grids: group down, further die (none, 1..5) across."""
+    row = _check_rank_array("row", row)
+    if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__"):
+        raise ArgumentTypeError(f"sizes: expected a sequence of group sizes 1..7, got {type(sizes).__name__}", "sizes")
     lines = []
-    for size in sizes:
-        _check_range("size", size, 1, 7)
+    for size in [check_int("sizes", s, 1, 7) for s in sizes]:
         lines.append(f"{'target':<9}" + "".join(f"{h:>9}" for h in ("+none", "+1", "+2", "+3", "+4", "+5")))
         for value in range(1, 6):
             cells = []
