@@ -7,6 +7,7 @@ from hypothesis import given, strategies as st
 
 from rosen import ArgumentTypeError, InvalidArgumentError, RosenError
 from rosen import lovagok as lv
+from rosen._core import lovagok as core
 
 results = st.sampled_from(lv.RESULTS)
 rolls = st.lists(st.integers(1, 6), min_size=1, max_size=6)
@@ -263,4 +264,25 @@ BAD_CALLS = [
 @pytest.mark.parametrize("call,field,exc", BAD_CALLS, ids=[f"{i}-{f}" for i, (_, f, _) in enumerate(BAD_CALLS)])
 def test_every_bad_argument_is_a_rosen_error_naming_it(call, field, exc):
     with raises(exc, field):
+        call()
+
+
+@pytest.mark.parametrize("call,field,message", [
+    (lambda: core.p_beat(lv.NUM_RESULTS, 2, 6, 0), "target_rank", "target_rank: expected 0..165, got 166"),
+    (lambda: core.p_beat(0, 4, 6, 0), "rerolls", "rerolls: expected 0..3, got 4"),
+    (lambda: core.p_beat(0, 2, 7, 0), "dice", "dice: expected 0..6, got 7"),
+    (lambda: core.p_beat(0, 2, 6, -1), "cards_mask", "cards_mask: expected 0..31, got -1"),
+    (lambda: core.beat_table_for(32), "cards_mask", "cards_mask: expected 0..31, got 32"),
+    (lambda: core.rank_of_counts((4, 3, 0, 0, 0), 0), "counts", "counts: expected at most 6 dice in all, got 7"),
+    (lambda: core.rank_of_counts((7, 0, 0, 0, 0), 0), "counts", "counts: expected 0..6, got 7"),
+    (lambda: core.Solver(np.zeros(3)), "utility", "utility: expected 166 values (one per result rank), got shape (3,)"),
+    (lambda: core.Solver(np.zeros(lv.NUM_RESULTS), 0, 4), "max_rerolls", "max_rerolls: expected 0..3, got 4"),
+    (lambda: core.Solver(np.zeros(lv.NUM_RESULTS), 0, 1).value(6, 2), "rerolls", "rerolls: expected 0..1, got 2"),
+    (lambda: core.Solver(np.zeros(lv.NUM_RESULTS)).options((1, 0, 0, 0, 0), 4), "rerolls_left",
+     "rerolls_left: expected 0..3, got 4"),
+    (lambda: core.solve_batch(np.zeros(lv.NUM_RESULTS), 2, 6, 0), "utilities",
+     "utilities: expected rows of 166 values (one per result rank), got shape (166,)"),
+])
+def test_compiled_module_raises_rosen_errors_naming_the_field(call, field, message):
+    with raises(InvalidArgumentError, field, message):
         call()

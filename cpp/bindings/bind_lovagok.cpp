@@ -34,6 +34,22 @@ void check_range(const char* field, int x, int lo, int hi) {
 
 void check_cards_mask(int cards_mask) { check_range("cards_mask", cards_mask, 0, lv::kNumCardSets - 1); }
 
+// One attempt's dice (0..6 at the start) and re-rolls (0..max_rerolls).
+void check_attempt(int dice, int rerolls, int max_rerolls = lv::kMaxRerolls) {
+    check_range("dice", dice, 0, lv::kMaxDice);
+    check_range("rerolls", rerolls, 0, max_rerolls);
+}
+
+// A new float64 array of this shape, filled by fill(data) without the GIL.
+template <class Fill>
+py::array_t<double> filled_without_gil(std::vector<py::ssize_t> shape, Fill fill) {
+    py::array_t<double> out(std::move(shape));
+    double* data = out.mutable_data();
+    py::gil_scoped_release release;
+    fill(data);
+    return out;
+}
+
 int state_of(const CountsTuple& t) {
     const int c[5] = {std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t), std::get<4>(t)};
     lv::Counts counts{};
@@ -76,8 +92,7 @@ public:
         dp_->solve(u, static_cast<unsigned>(cards_mask), max_rerolls);
     }
     double value(int dice, int rerolls) const {
-        check_range("dice", dice, 0, lv::kMaxDice);
-        check_range("rerolls", rerolls, 0, dp_->max_rerolls());
+        check_attempt(dice, rerolls, dp_->max_rerolls());
         return dp_->value(dice, rerolls);
     }
     double state_value(const CountsTuple& counts, int rerolls_left) const {
@@ -103,8 +118,7 @@ public:
         return tuple_of(k);
     }
     py::array_t<double> distribution(int dice, int rerolls) const {
-        check_range("dice", dice, 0, lv::kMaxDice);
-        check_range("rerolls", rerolls, 0, dp_->max_rerolls());
+        check_attempt(dice, rerolls, dp_->max_rerolls());
         py::array_t<double> out(lv::kNumResults);
         dp_->distribution(dice, rerolls, out.mutable_data());
         return out;
@@ -140,8 +154,7 @@ void bind_lovagok(py::module_& parent) {
 
     m.def("p_beat", [](int target_rank, int rerolls, int dice, int cards_mask) {
         check_range("target_rank", target_rank, 0, lv::kNumResults - 1);
-        check_range("rerolls", rerolls, 0, lv::kMaxRerolls);
-        check_range("dice", dice, 0, lv::kMaxDice);
+        check_attempt(dice, rerolls);
         check_cards_mask(cards_mask);
         py::gil_scoped_release release;
         return lv::p_beat(target_rank, rerolls, dice, static_cast<unsigned>(cards_mask));
@@ -149,29 +162,18 @@ void bind_lovagok(py::module_& parent) {
        "Probability that optimal play ends strictly stronger than the target.");
 
     m.def("beat_table", [] {
-        py::array_t<double> out({lv::kNumCardSets, lv::kMaxRerolls + 1, lv::kMaxDice + 1, lv::kNumResults});
-        double* data = out.mutable_data();
-        {
-            py::gil_scoped_release release;
-            lv::beat_table(data);
-        }
-        return out;
+        return filled_without_gil({lv::kNumCardSets, lv::kMaxRerolls + 1, lv::kMaxDice + 1, lv::kNumResults},
+                                  [](double* data) { lv::beat_table(data); });
     }, "p_beat for every [cards_mask, rerolls 0..3, dice 0..6, target rank]; built without the GIL.");
     m.def("beat_table_for", [](int cards_mask) {
         check_cards_mask(cards_mask);
-        py::array_t<double> out({lv::kMaxRerolls + 1, lv::kMaxDice + 1, lv::kNumResults});
-        double* data = out.mutable_data();
-        {
-            py::gil_scoped_release release;
-            lv::beat_table(static_cast<unsigned>(cards_mask), data);
-        }
-        return out;
+        return filled_without_gil({lv::kMaxRerolls + 1, lv::kMaxDice + 1, lv::kNumResults},
+                                  [cards_mask](double* data) { lv::beat_table(static_cast<unsigned>(cards_mask), data); });
     }, py::arg("cards_mask"), "p_beat for one card set: [rerolls 0..3, dice 0..6, target rank].");
 
     m.def("solve_batch", [](const Array& utilities, int rerolls, int dice, int cards_mask) {
         const double* u = utility_data(utilities, "utilities", 2);
-        check_range("rerolls", rerolls, 0, lv::kMaxRerolls);
-        check_range("dice", dice, 0, lv::kMaxDice);
+        check_attempt(dice, rerolls);
         check_cards_mask(cards_mask);
         const int n = static_cast<int>(utilities.shape(0));
         py::array_t<double> values(n);
