@@ -45,7 +45,7 @@ from .solver import Advice, Option, Solver, advise, beat_utility, distribution, 
 from .tables import BeatTable, table
 
 # Not in __all__ but importable from here, as before the split: what the CLI, tests and type hints use.
-from .contests import TOURNAMENT_MODELS  # noqa: F401,E402
+from .contests import TOURNAMENT_MODELS  # noqa: F401
 from .notation import MAX_DICE, MAX_REROLLS, CardsLike, ResultLike, RollLike, as_result, cards_of_mask  # noqa: F401
 from .tables import beat_row, format_grid  # noqa: F401
 

@@ -30,6 +30,7 @@ from .notation import (
 from .solver import Advice, Solver, beat_utility, p_beat
 from .tables import beat_row
 
+
 class CastleAttack:
     """Attacking a castle (L10), both sides playing optimally.
 

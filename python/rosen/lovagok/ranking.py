@@ -8,7 +8,18 @@
 from __future__ import annotations
 
 from .._core import lovagok as _lv
-from .notation import RESULTS, CardsLike, Result, ResultLike, RollLike, as_result, counts_of, parse_dice_cards, parse_roll
+from .notation import (
+    RESULTS,
+    CardsLike,
+    Result,
+    ResultLike,
+    RollLike,
+    as_result,
+    counts_of,
+    parse_dice_cards,
+    parse_roll,
+)
+
 
 def strength(dice: RollLike, dice_cards: CardsLike = ()) -> Result:
     """The result of the dice showing plus dice cards (L4, L5): ``strength("555436") == Result.parse("5554")``."""

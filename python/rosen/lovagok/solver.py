@@ -33,6 +33,7 @@ from .notation import (
     parse_roll,
 )
 
+
 def beat_utility(target: ResultLike) -> np.ndarray:
     """Utility array for "end strictly stronger than target": 1 above the target's rank, else 0."""
     rank = as_result(target).rank

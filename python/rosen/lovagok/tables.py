@@ -22,6 +22,7 @@ from .notation import (
     parse_dice_cards,
 )
 
+
 @lru_cache(maxsize=32)
 def _card_set_table(mask: int) -> np.ndarray:
     """``p[mask]`` of the whole table, shape (rerolls, dice, rank): ~1/32 of its work, kept per card set."""
