@@ -1,4 +1,4 @@
-"""``rosen lovagok ...`` through rosen.cli.main."""
+"""``rosen lovagok ...`` (rosen.cli.lovagok) through rosen.cli.main."""
 import pytest
 
 from rosen import lovagok as lv
@@ -39,12 +39,21 @@ def test_contest_commands(capsys):
     assert code == 0 and out.count("P(win)") == 3
 
 
-@pytest.mark.parametrize("argv,words", [
-    (["advise", "3362", "552366"], "combination"),
-    (["advise", "3332", "5523x6"], "roll"),
-    (["table", "--rerolls", "9"], "--rerolls"),
-    (["table", "--dice-cards", "3,3"], "--dice-cards"),
+@pytest.mark.parametrize("argv,message", [
+    (["advise", "3362", "552366"], "target: expected a combination of faces 1..5 (a 6 is a blank), got '3362'"),
+    (["advise", "3332", "5523x6"], "roll: expected faces 1..6 such as '552366', got '5523x6'"),
+    (["advise", "3332", "55", "--rerolls-left", "5"], "--rerolls-left: expected 0..3, got 5"),
+    (["table", "--rerolls", "9"], "--rerolls: expected 0..3, got 9"),
+    (["table", "--dice", "0"], "--dice: expected 1..6, got 0"),
+    (["table", "--dice-cards", "3,3"], "--dice-cards: expected at most one dice card of each value, got [3, 3]"),
+    (["table", "--sizes", "3,8"], "--sizes: expected 1..7, got 8"),
+    (["table", "--sizes", "3,x"], "--sizes: expected group sizes 1..7 separated by commas, e.g. 3,4,5, got '3,x'"),
+    (["p-beat", "3332", "--dice", "7"], "--dice: expected 1..6, got 7"),
+    (["attack", "3332", "--dice-cards", "6"], "--dice-cards: expected card values 1..5 such as '3,5', got '6'"),
+    (["attack", "3332", "--defender-cards", "6"], "--defender-cards: expected card values 1..5 such as '3,5', got '6'"),
+    (["tournament", "--players", "9"], "--players: expected 2..6, got 9"),
+    (["tournament", "--champion", "0"], "--champion: expected 1..2, got 0"),
 ])
-def test_bad_input_exits_2_with_a_message(capsys, argv, words):
-    code, _, err = run(capsys, "lovagok", *argv)
-    assert code == 2 and words in err
+def test_bad_input_exits_2_with_a_message_naming_the_option(capsys, argv, message):
+    code, out, err = run(capsys, "lovagok", *argv)
+    assert code == 2 and out == "" and err.strip().endswith(f"error: {message}")

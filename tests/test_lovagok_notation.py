@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
+from rosen import ArgumentTypeError, InvalidArgumentError, RosenError
 from rosen import lovagok as lv
+from rosen._core import lovagok as core
 
 results = st.sampled_from(lv.RESULTS)
 rolls = st.lists(st.integers(1, 6), min_size=1, max_size=6)
@@ -58,67 +60,229 @@ def test_L7_examples():
 
 
 # ------------------------------------------------------------------ bad input
+# Every bad argument is a rosen.RosenError (a ValueError) whose .field names the argument and whose
+# message reads "<field>: expected <what>, got <value>"; a wrong type is also a TypeError.
 
-@pytest.mark.parametrize("text,words", [
-    ("3362", "1..5"), ("3372", "1..5"), ("", "empty"), ("33322", "further"), ("25", "'52'"), ("11111111", "7"),
+def raises(exc, field, message=None):
+    """pytest.raises for a rosen error of class ``exc`` naming ``field``; the message starts "<field>: expected"."""
+    class Check:
+        def __enter__(self):
+            self.ctx = pytest.raises(exc)
+            self.info = self.ctx.__enter__()
+            return self.info
+
+        def __exit__(self, *exc_info):
+            out = self.ctx.__exit__(*exc_info)  # fails on no exception; False (re-raise) on another class
+            if not out:
+                return out
+            err = self.info.value
+            assert isinstance(err, RosenError) and err.field == field, (err, getattr(err, "field", None))
+            assert str(err).startswith(f"{field}: expected "), str(err)
+            if message is not None:
+                assert str(err) == message
+            return out
+    return Check()
+
+
+@pytest.mark.parametrize("text,message", [
+    ("3362", "text: expected a combination of faces 1..5 (a 6 is a blank), got '3362'"),
+    ("3372", "text: expected a combination of faces 1..5 (a 6 is a blank), got '3372'"),
+    ("", "text: expected a combination such as '3332', '555' or '-' for nothing, got ''"),
+    ("33322", "text: expected a combination of one group of equal faces and at most one further die, got '33322'"),
+    ("25", "text: expected a combination with the higher lone die first, '52', got '25'"),
+    ("11111111", "text: expected a combination whose group has at most 7 dice (6 dice and a dice card), got '11111111'"),
 ])
-def test_bad_combination_names_the_problem(text, words):
-    with pytest.raises(ValueError, match="combination") as info:
+def test_bad_combination_names_the_problem(text, message):
+    with raises(InvalidArgumentError, "text", message):
         lv.parse_combination(text)
-    assert words in str(info.value)
+    with raises(InvalidArgumentError, "target", message.replace("text:", "target:")):
+        lv.p_beat(text)
 
 
-@pytest.mark.parametrize("roll,words", [("", "at least one"), ("5523666", "at most 6"), ("55x", "1..6"),
-                                        ([5, 7], "1..6"), ([0], "1..6")])
-def test_bad_roll_raises_value_error_naming_roll(roll, words):
-    with pytest.raises(ValueError, match="roll") as info:
-        lv.advise("3332", roll, rerolls_left=1)
-    assert words in str(info.value)
-
-
-@pytest.mark.parametrize("kwargs,exc,words", [
-    (dict(rerolls=4), ValueError, "rerolls must be in 0..3"),
-    (dict(rerolls=-1), ValueError, "rerolls must be in 0..3"),
-    (dict(rerolls=2.0), TypeError, "rerolls must be an int"),
-    (dict(rerolls=True), TypeError, "rerolls must be an int"),
-    (dict(dice=7), ValueError, "dice must be in 1..6"),
-    (dict(dice=0), ValueError, "dice must be in 1..6"),
-    (dict(dice_cards=(3, 3)), ValueError, "dice_cards"),
-    (dict(dice_cards=(6,)), ValueError, "dice_cards"),
-    (dict(dice_cards="36"), ValueError, "dice_cards"),
-    (dict(dice_cards=5), TypeError, "dice_cards"),
-    (dict(dice_cards=("3",)), TypeError, "dice_cards"),
+@pytest.mark.parametrize("roll,message", [
+    ("", "roll: expected at least one and at most 6 dice, got 0"),
+    ("5523666", "roll: expected at least one and at most 6 dice, got 7"),
+    ("55x", "roll: expected faces 1..6 such as '552366', got '55x'"),
+    ([5, 7], "roll: expected 1..6, got 7"),
+    ([0], "roll: expected 1..6, got 0"),
 ])
-def test_bad_p_beat_arguments_name_the_parameter(kwargs, exc, words):
-    with pytest.raises(exc, match=words):
+def test_bad_roll_raises_value_error_naming_roll(roll, message):
+    with raises(InvalidArgumentError, "roll", message):
+        lv.advise("3332", roll, rerolls_left=1)
+
+
+@pytest.mark.parametrize("kwargs,exc,field,message", [
+    (dict(rerolls=4), InvalidArgumentError, "rerolls", "rerolls: expected 0..3, got 4"),
+    (dict(rerolls=-1), InvalidArgumentError, "rerolls", "rerolls: expected 0..3, got -1"),
+    (dict(rerolls=2.0), ArgumentTypeError, "rerolls", "rerolls: expected an int, got float"),
+    (dict(rerolls=True), ArgumentTypeError, "rerolls", "rerolls: expected an int, got bool"),
+    (dict(dice=7), InvalidArgumentError, "dice", "dice: expected 1..6, got 7"),
+    (dict(dice=0), InvalidArgumentError, "dice", "dice: expected 1..6, got 0"),
+    (dict(dice_cards=(3, 3)), InvalidArgumentError, "dice_cards",
+     "dice_cards: expected at most one dice card of each value, got [3, 3]"),
+    (dict(dice_cards=(6,)), InvalidArgumentError, "dice_cards", "dice_cards: expected 1..5, got 6"),
+    (dict(dice_cards="36"), InvalidArgumentError, "dice_cards", "dice_cards: expected card values 1..5 such as '3,5', got '36'"),
+    (dict(dice_cards=5), ArgumentTypeError, "dice_cards", "dice_cards: expected an iterable of card values 1..5, got int"),
+    (dict(dice_cards=("3",)), ArgumentTypeError, "dice_cards", "dice_cards: expected an int, got str"),
+])
+def test_bad_p_beat_arguments_name_the_parameter(kwargs, exc, field, message):
+    with raises(exc, field, message):
         lv.p_beat("3332", **kwargs)
 
 
-@pytest.mark.parametrize("target,exc", [(3332, TypeError), (None, TypeError), ("36", ValueError),
-                                        ((3, 6, 2), ValueError), ((3, 3, 3), ValueError)])
+@pytest.mark.parametrize("target,exc", [(3332, ArgumentTypeError), (None, ArgumentTypeError), ("36", InvalidArgumentError),
+                                        ((3, 6, 2), InvalidArgumentError), ((3, 3, 3), InvalidArgumentError),
+                                        ((3, "3"), ArgumentTypeError)])
 def test_bad_target_raises(target, exc):
-    with pytest.raises(exc, match="target|combination|Result"):
+    with raises(exc, "target"):
         lv.p_beat(target)
 
 
+def test_bad_target_tuple_says_which_part_is_wrong():
+    with raises(InvalidArgumentError, "target",
+                "target: expected a (size, value, further) Lovagok result, got (3, 6, 2) (value: expected 1..5, got 6)"):
+        lv.p_beat((3, 6, 2))
+
+
+@pytest.mark.parametrize("args,exc,field", [
+    ((8, 1), InvalidArgumentError, "size"), ((3, 6), InvalidArgumentError, "value"), ((0, 3), InvalidArgumentError, "value"),
+    ((3, 3, 3), InvalidArgumentError, "further"), ((1, 2, 4), InvalidArgumentError, "further"),
+    ((0, 0, 2), InvalidArgumentError, "further"), ((3, 3, 0), InvalidArgumentError, "further"),
+    ((3.0, 3), ArgumentTypeError, "size"), ((3, None), ArgumentTypeError, "value"), ((3, 3, "2"), ArgumentTypeError, "further"),
+    (("3362",), InvalidArgumentError, "size"),
+])
+def test_bad_result_parts_name_the_part(args, exc, field):
+    with raises(exc, field):
+        lv.Result(*args)
+
+
+def test_every_valid_result_part_triple_is_a_listed_result_and_every_other_is_refused():
+    listed = {(r.size, r.value, r.further) for r in lv.RESULTS}
+    for size in range(8):
+        for value in range(6):
+            for further in (None, 1, 2, 3, 4, 5):
+                try:
+                    made = lv.Result(size, value, further)
+                except InvalidArgumentError:
+                    assert (size, value, further) not in listed
+                else:
+                    assert tuple(made) == (size, value, further) and made in lv.RESULTS
+
+
 def test_bad_rerolls_left_and_utility_and_contests():
-    with pytest.raises(ValueError, match="rerolls_left"):
+    with raises(InvalidArgumentError, "rerolls_left", "rerolls_left: expected 0..3, got 5"):
         lv.advise("3332", "55", rerolls_left=5)
-    with pytest.raises(ValueError, match="utility"):
+    with raises(InvalidArgumentError, "utility", "utility: expected 166 values (one per result rank), got shape (10,)"):
         lv.Solver(np.zeros(10))
-    with pytest.raises(ValueError, match="players"):
+    with raises(InvalidArgumentError, "players", "players: expected 2..6, got 7"):
         lv.tournament(7)
-    with pytest.raises(ValueError, match="champion"):
+    with raises(InvalidArgumentError, "champion", "champion: expected 1..2, got 0"):
         lv.tournament(3, champion=0)
-    with pytest.raises(ValueError, match="model"):
+    with raises(InvalidArgumentError, "model", "model: expected 'lead' or 'win', got 'greedy'"):
         lv.tournament(3, model="greedy")
-    with pytest.raises(ValueError, match="dice_cards"):
+    with raises(InvalidArgumentError, "dice_cards", "dice_cards: expected 3 card sets (one per player), got 2"):
         lv.tournament(3, dice_cards=[(), (5,)])
-    with pytest.raises(TypeError, match="dice_cards"):
+    with raises(ArgumentTypeError, "dice_cards"):
         lv.tournament(3, dice_cards="35")
-    with pytest.raises(ValueError, match=r"dice_cards\[1\]"):
+    with raises(InvalidArgumentError, "dice_cards[1]"):
         lv.tournament(2, dice_cards=[(), (4, 4)])
-    with pytest.raises(TypeError, match="catapult"):
+    with raises(ArgumentTypeError, "catapult", "catapult: expected a bool, got str"):
         lv.attack_castle("3332", catapult="yes")
-    with pytest.raises(TypeError, match="other"):
+    with raises(ArgumentTypeError, "other"):
         lv.Result.parse("333").beats(3.5)
+    with raises(ArgumentTypeError, "other"):
+        assert lv.Result.parse("333") < 3.5
+
+
+# Each public function and method, with each argument made bad in turn: (call, field, error class).
+R333 = lv.Result.parse("333")
+ZERO_TABLE = lv.BeatTable(np.zeros((32, 4, 7, lv.NUM_RESULTS)))
+BAD_CALLS = [
+    (lambda: lv.Result.parse(333), "text", ArgumentTypeError),
+    (lambda: lv.Result.from_rank(lv.NUM_RESULTS), "rank", InvalidArgumentError),
+    (lambda: lv.Result.from_rank("0"), "rank", ArgumentTypeError),
+    (lambda: R333.beats("3336"), "other", InvalidArgumentError),
+    (lambda: lv.parse_combination(["3", "3"]), "text", ArgumentTypeError),
+    (lambda: lv.format_combination("3333333333"), "result", InvalidArgumentError),
+    (lambda: lv.format_combination(3), "result", ArgumentTypeError),
+    (lambda: lv.parse_roll(552366), "roll", ArgumentTypeError),
+    (lambda: lv.parse_dice_cards(None), "dice_cards", ArgumentTypeError),
+    (lambda: lv.strength("5527"), "dice", InvalidArgumentError),
+    (lambda: lv.strength("552", dice_cards=(0,)), "dice_cards", InvalidArgumentError),
+    (lambda: lv.compare("333", "x"), "b", InvalidArgumentError),
+    (lambda: lv.compare(None, "333"), "a", ArgumentTypeError),
+    (lambda: lv.beats("3336", "333"), "a", InvalidArgumentError),
+    (lambda: lv.beat_utility("6"), "target", InvalidArgumentError),
+    (lambda: lv.p_beat("333", dice=1.5), "dice", ArgumentTypeError),
+    (lambda: lv.distribution("3336"), "target", InvalidArgumentError),
+    (lambda: lv.distribution("333", rerolls=4), "rerolls", InvalidArgumentError),
+    (lambda: lv.distribution("333", dice=7), "dice", InvalidArgumentError),
+    (lambda: lv.distribution("333", dice_cards=(9,)), "dice_cards", InvalidArgumentError),
+    (lambda: lv.Solver(["a"] * lv.NUM_RESULTS), "utility", ArgumentTypeError),
+    (lambda: lv.Solver([float("nan")] * lv.NUM_RESULTS), "utility", InvalidArgumentError),
+    (lambda: lv.Solver(np.zeros(lv.NUM_RESULTS), dice_cards="7"), "dice_cards", InvalidArgumentError),
+    (lambda: lv.Solver(np.zeros(lv.NUM_RESULTS), max_rerolls=4), "max_rerolls", InvalidArgumentError),
+    (lambda: lv.Solver.to_beat(3), "target", ArgumentTypeError),
+    (lambda: lv.Solver.to_beat("333", max_rerolls=1).value(rerolls=2), "rerolls", InvalidArgumentError),
+    (lambda: lv.Solver.to_beat("333").value(dice=0), "dice", InvalidArgumentError),
+    (lambda: lv.Solver.to_beat("333").distribution(rerolls=None), "rerolls", ArgumentTypeError),
+    (lambda: lv.Solver.to_beat("333").distribution(dice=9), "dice", InvalidArgumentError),
+    (lambda: lv.Solver.to_beat("333").best_keep("5557", 1), "roll", InvalidArgumentError),
+    (lambda: lv.Solver.to_beat("333", max_rerolls=1).best_keep("555", 2), "rerolls_left", InvalidArgumentError),
+    (lambda: lv.Solver.to_beat("333").advise({5}, 1), "roll", ArgumentTypeError),
+    (lambda: lv.Solver.to_beat("333").advise("555", -1), "rerolls_left", InvalidArgumentError),
+    (lambda: lv.advise("", "555", 1), "target", InvalidArgumentError),
+    (lambda: lv.advise("333", "555", 1, dice_cards=(1, 1)), "dice_cards", InvalidArgumentError),
+    (lambda: lv.attack_castle(None), "castle", ArgumentTypeError),
+    (lambda: lv.attack_castle("333", catapult=1), "catapult", ArgumentTypeError),
+    (lambda: lv.attack_castle("333", defender_rerolls=4), "defender_rerolls", InvalidArgumentError),
+    (lambda: lv.attack_castle("333", attacker_cards=(6,)), "attacker_cards", InvalidArgumentError),
+    (lambda: lv.attack_castle("333", defender_cards=(6,)), "defender_cards", InvalidArgumentError),
+    (lambda: lv.CastleAttack("333").advise("5", 3), "rerolls_left", InvalidArgumentError),
+    (lambda: lv.tournament(1), "players", InvalidArgumentError),
+    (lambda: lv.tournament(3, champion=3), "champion", InvalidArgumentError),
+    (lambda: lv.tournament(3, model=None), "model", ArgumentTypeError),
+    (lambda: lv.Tournament(2).advise_organiser("555", 4), "rerolls_left", InvalidArgumentError),
+    (lambda: lv.topple_king(rerolls=9), "rerolls", InvalidArgumentError),
+    (lambda: lv.topple_king(dice_cards="0"), "dice_cards", InvalidArgumentError),
+    (lambda: lv.BeatTable(np.zeros(3)), "p", InvalidArgumentError),
+    (lambda: lv.BeatTable([0.0]), "p", ArgumentTypeError),
+    (lambda: ZERO_TABLE.at("3336"), "target", InvalidArgumentError),
+    (lambda: ZERO_TABLE.at("333", rerolls=4), "rerolls", InvalidArgumentError),
+    (lambda: ZERO_TABLE.at("333", dice=-1), "dice", InvalidArgumentError),
+    (lambda: ZERO_TABLE.at("333", dice_cards=[[3]]), "dice_cards", ArgumentTypeError),
+    (lambda: ZERO_TABLE.view(rerolls="2"), "rerolls", ArgumentTypeError),
+    (lambda: ZERO_TABLE.view(dice=7), "dice", InvalidArgumentError),
+    (lambda: ZERO_TABLE.view(dice_cards="3,3"), "dice_cards", InvalidArgumentError),
+    (lambda: ZERO_TABLE.view(sizes=(3, 8)), "sizes", InvalidArgumentError),
+    (lambda: ZERO_TABLE.view(sizes=3), "sizes", ArgumentTypeError),
+    (lambda: lv.format_grid(np.zeros(5)), "row", InvalidArgumentError),
+    (lambda: lv.format_grid(np.zeros(lv.NUM_RESULTS), sizes=[0]), "sizes", InvalidArgumentError),
+]
+
+
+@pytest.mark.parametrize("call,field,exc", BAD_CALLS, ids=[f"{i}-{f}" for i, (_, f, _) in enumerate(BAD_CALLS)])
+def test_every_bad_argument_is_a_rosen_error_naming_it(call, field, exc):
+    with raises(exc, field):
+        call()
+
+
+@pytest.mark.parametrize("call,field,message", [
+    (lambda: core.p_beat(lv.NUM_RESULTS, 2, 6, 0), "target_rank", "target_rank: expected 0..165, got 166"),
+    (lambda: core.p_beat(0, 4, 6, 0), "rerolls", "rerolls: expected 0..3, got 4"),
+    (lambda: core.p_beat(0, 2, 7, 0), "dice", "dice: expected 0..6, got 7"),
+    (lambda: core.p_beat(0, 2, 6, -1), "cards_mask", "cards_mask: expected 0..31, got -1"),
+    (lambda: core.beat_table_for(32), "cards_mask", "cards_mask: expected 0..31, got 32"),
+    (lambda: core.rank_of_counts((4, 3, 0, 0, 0), 0), "counts", "counts: expected at most 6 dice in all, got 7"),
+    (lambda: core.rank_of_counts((7, 0, 0, 0, 0), 0), "counts", "counts: expected 0..6, got 7"),
+    (lambda: core.Solver(np.zeros(3)), "utility", "utility: expected 166 values (one per result rank), got shape (3,)"),
+    (lambda: core.Solver(np.zeros(lv.NUM_RESULTS), 0, 4), "max_rerolls", "max_rerolls: expected 0..3, got 4"),
+    (lambda: core.Solver(np.zeros(lv.NUM_RESULTS), 0, 1).value(6, 2), "rerolls", "rerolls: expected 0..1, got 2"),
+    (lambda: core.Solver(np.zeros(lv.NUM_RESULTS)).options((1, 0, 0, 0, 0), 4), "rerolls_left",
+     "rerolls_left: expected 0..3, got 4"),
+    (lambda: core.solve_batch(np.zeros(lv.NUM_RESULTS), 2, 6, 0), "utilities",
+     "utilities: expected rows of 166 values (one per result rank), got shape (166,)"),
+])
+def test_compiled_module_raises_rosen_errors_naming_the_field(call, field, message):
+    with raises(InvalidArgumentError, field, message):
+        call()

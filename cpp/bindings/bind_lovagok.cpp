@@ -1,5 +1,6 @@
 // rosen._core.lovagok: the Lovagok dice engine. Thin: arguments are checked here (the C++ hot
-// paths trust them), long work runs without the GIL, arrays cross as NumPy.
+// paths trust them) and a bad one raises rosen::ArgumentError naming it (bind_errors.cpp maps it
+// to rosen.InvalidArgumentError); long work runs without the GIL, arrays cross as NumPy.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/errors.h"
 #include "lovagok/dice_dp.h"
 #include "lovagok/dice_states.h"
 #include "lovagok/strength.h"
@@ -23,10 +25,29 @@ namespace {
 using CountsTuple = std::tuple<int, int, int, int, int>;
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
-void check_range(const char* name, int x, int lo, int hi) {
+// "field: expected lo..hi, got x", the wording of every rosen argument error.
+void check_range(const char* field, int x, int lo, int hi) {
     if (x < lo || x > hi)
-        throw py::value_error(std::string(name) + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) +
-                              ", got " + std::to_string(x));
+        throw rosen::ArgumentError(field, std::string(field) + ": expected " + std::to_string(lo) + ".." +
+                                              std::to_string(hi) + ", got " + std::to_string(x));
+}
+
+void check_cards_mask(int cards_mask) { check_range("cards_mask", cards_mask, 0, lv::kNumCardSets - 1); }
+
+// One attempt's dice (0..6 at the start) and re-rolls (0..max_rerolls).
+void check_attempt(int dice, int rerolls, int max_rerolls = lv::kMaxRerolls) {
+    check_range("dice", dice, 0, lv::kMaxDice);
+    check_range("rerolls", rerolls, 0, max_rerolls);
+}
+
+// A new float64 array of this shape, filled by fill(data) without the GIL.
+template <class Fill>
+py::array_t<double> filled_without_gil(std::vector<py::ssize_t> shape, Fill fill) {
+    py::array_t<double> out(std::move(shape));
+    double* data = out.mutable_data();
+    py::gil_scoped_release release;
+    fill(data);
+    return out;
 }
 
 int state_of(const CountsTuple& t) {
@@ -37,7 +58,9 @@ int state_of(const CountsTuple& t) {
         counts[v] = static_cast<std::uint8_t>(c[v]);
     }
     const int s = lv::DiceStates::get().index_of(counts);
-    if (s < 0) throw py::value_error("counts must hold at most 6 dice in all");
+    if (s < 0)
+        throw rosen::ArgumentError("counts", "counts: expected at most " + std::to_string(lv::kMaxDice) +
+                                                 " dice in all, got " + std::to_string(c[0] + c[1] + c[2] + c[3] + c[4]));
     return s;
 }
 
@@ -46,25 +69,30 @@ CountsTuple tuple_of(int s) {
     return {c[0], c[1], c[2], c[3], c[4]};
 }
 
-const double* utility_data(const Array& a, py::ssize_t rows) {
-    if (a.ndim() != (rows < 0 ? 1 : 2) || a.shape(a.ndim() - 1) != lv::kNumResults)
-        throw py::value_error("utility must have " + std::to_string(lv::kNumResults) + " entries per row (one per result rank)");
+// The data of a utility vector (ndim 1) or of a batch of them (ndim 2), one entry per result rank.
+const double* utility_data(const Array& a, const char* field, py::ssize_t ndim) {
+    if (a.ndim() != ndim || a.shape(ndim - 1) != lv::kNumResults) {
+        std::string shape;
+        for (py::ssize_t i = 0; i < a.ndim(); ++i) shape += (i ? ", " : "") + std::to_string(a.shape(i));
+        throw rosen::ArgumentError(field, std::string(field) + ": expected " + (ndim == 1 ? "" : "rows of ") +
+                                              std::to_string(lv::kNumResults) + " values (one per result rank), got shape (" +
+                                              shape + (a.ndim() == 1 ? ",)" : ")"));
+    }
     return a.data();
 }
 
 // A solved attempt for one utility: the object behind rosen.lovagok.Solver.
 class PySolver {
 public:
-    PySolver(const Array& utility, unsigned cards_mask, int max_rerolls) : dp_(std::make_unique<lv::DiceDP>()) {
-        const double* u = utility_data(utility, -1);
-        check_range("cards_mask", static_cast<int>(cards_mask), 0, lv::kNumCardSets - 1);
+    PySolver(const Array& utility, int cards_mask, int max_rerolls) : dp_(std::make_unique<lv::DiceDP>()) {
+        const double* u = utility_data(utility, "utility", 1);
+        check_cards_mask(cards_mask);
         check_range("max_rerolls", max_rerolls, 0, lv::kMaxRerolls);
         py::gil_scoped_release release;
-        dp_->solve(u, cards_mask, max_rerolls);
+        dp_->solve(u, static_cast<unsigned>(cards_mask), max_rerolls);
     }
     double value(int dice, int rerolls) const {
-        check_range("dice", dice, 0, lv::kMaxDice);
-        check_range("rerolls", rerolls, 0, dp_->max_rerolls());
+        check_attempt(dice, rerolls, dp_->max_rerolls());
         return dp_->value(dice, rerolls);
     }
     double state_value(const CountsTuple& counts, int rerolls_left) const {
@@ -90,13 +118,12 @@ public:
         return tuple_of(k);
     }
     py::array_t<double> distribution(int dice, int rerolls) const {
-        check_range("dice", dice, 0, lv::kMaxDice);
-        check_range("rerolls", rerolls, 0, dp_->max_rerolls());
+        check_attempt(dice, rerolls, dp_->max_rerolls());
         py::array_t<double> out(lv::kNumResults);
         dp_->distribution(dice, rerolls, out.mutable_data());
         return out;
     }
-    unsigned cards_mask() const { return dp_->cards_mask(); }
+    int cards_mask() const { return static_cast<int>(dp_->cards_mask()); }
     int max_rerolls() const { return dp_->max_rerolls(); }
 
 private:
@@ -120,46 +147,34 @@ void bind_lovagok(py::module_& parent) {
         if (size < 0 || size > 255 || value < 0 || value > 255 || further < 0 || further > 255) return -1;
         return lv::rank_of(lv::Result{std::uint8_t(size), std::uint8_t(value), std::uint8_t(further)});
     }, py::arg("size"), py::arg("value"), py::arg("further"), "Strength rank of a result, -1 if it is not one.");
-    m.def("rank_of_counts", [](const CountsTuple& counts, unsigned cards_mask) {
-        check_range("cards_mask", static_cast<int>(cards_mask), 0, lv::kNumCardSets - 1);
-        return lv::DiceStates::get().rank(cards_mask, state_of(counts));
+    m.def("rank_of_counts", [](const CountsTuple& counts, int cards_mask) {
+        check_cards_mask(cards_mask);
+        return lv::DiceStates::get().rank(static_cast<unsigned>(cards_mask), state_of(counts));
     }, py::arg("counts"), py::arg("cards_mask"), "Result rank of counted dice (counts of 1..5) plus dice cards.");
 
-    m.def("p_beat", [](int target_rank, int rerolls, int dice, unsigned cards_mask) {
+    m.def("p_beat", [](int target_rank, int rerolls, int dice, int cards_mask) {
         check_range("target_rank", target_rank, 0, lv::kNumResults - 1);
-        check_range("rerolls", rerolls, 0, lv::kMaxRerolls);
-        check_range("dice", dice, 0, lv::kMaxDice);
-        check_range("cards_mask", static_cast<int>(cards_mask), 0, lv::kNumCardSets - 1);
+        check_attempt(dice, rerolls);
+        check_cards_mask(cards_mask);
         py::gil_scoped_release release;
-        return lv::p_beat(target_rank, rerolls, dice, cards_mask);
+        return lv::p_beat(target_rank, rerolls, dice, static_cast<unsigned>(cards_mask));
     }, py::arg("target_rank"), py::arg("rerolls"), py::arg("dice"), py::arg("cards_mask"),
        "Probability that optimal play ends strictly stronger than the target.");
 
     m.def("beat_table", [] {
-        py::array_t<double> out({lv::kNumCardSets, lv::kMaxRerolls + 1, lv::kMaxDice + 1, lv::kNumResults});
-        double* data = out.mutable_data();
-        {
-            py::gil_scoped_release release;
-            lv::beat_table(data);
-        }
-        return out;
+        return filled_without_gil({lv::kNumCardSets, lv::kMaxRerolls + 1, lv::kMaxDice + 1, lv::kNumResults},
+                                  [](double* data) { lv::beat_table(data); });
     }, "p_beat for every [cards_mask, rerolls 0..3, dice 0..6, target rank]; built without the GIL.");
-    m.def("beat_table_for", [](unsigned cards_mask) {
-        check_range("cards_mask", static_cast<int>(cards_mask), 0, lv::kNumCardSets - 1);
-        py::array_t<double> out({lv::kMaxRerolls + 1, lv::kMaxDice + 1, lv::kNumResults});
-        double* data = out.mutable_data();
-        {
-            py::gil_scoped_release release;
-            lv::beat_table(cards_mask, data);
-        }
-        return out;
+    m.def("beat_table_for", [](int cards_mask) {
+        check_cards_mask(cards_mask);
+        return filled_without_gil({lv::kMaxRerolls + 1, lv::kMaxDice + 1, lv::kNumResults},
+                                  [cards_mask](double* data) { lv::beat_table(static_cast<unsigned>(cards_mask), data); });
     }, py::arg("cards_mask"), "p_beat for one card set: [rerolls 0..3, dice 0..6, target rank].");
 
-    m.def("solve_batch", [](const Array& utilities, int rerolls, int dice, unsigned cards_mask) {
-        const double* u = utility_data(utilities, 0);
-        check_range("rerolls", rerolls, 0, lv::kMaxRerolls);
-        check_range("dice", dice, 0, lv::kMaxDice);
-        check_range("cards_mask", static_cast<int>(cards_mask), 0, lv::kNumCardSets - 1);
+    m.def("solve_batch", [](const Array& utilities, int rerolls, int dice, int cards_mask) {
+        const double* u = utility_data(utilities, "utilities", 2);
+        check_attempt(dice, rerolls);
+        check_cards_mask(cards_mask);
         const int n = static_cast<int>(utilities.shape(0));
         py::array_t<double> values(n);
         py::array_t<double> dists({n, lv::kNumResults});
@@ -167,14 +182,14 @@ void bind_lovagok(py::module_& parent) {
         double* pd = dists.mutable_data();
         {
             py::gil_scoped_release release;
-            lv::solve_batch(u, n, rerolls, dice, cards_mask, pv, pd);
+            lv::solve_batch(u, n, rerolls, dice, static_cast<unsigned>(cards_mask), pv, pd);
         }
         return py::make_tuple(values, dists);
     }, py::arg("utilities"), py::arg("rerolls"), py::arg("dice"), py::arg("cards_mask"),
        "Optimal value and final-result distribution for each row of an (n, NUM_RESULTS) utility array.");
 
     py::class_<PySolver>(m, "Solver", "Optimal play for one utility over result ranks and one set of dice cards.")
-        .def(py::init<const Array&, unsigned, int>(), py::arg("utility"), py::arg("cards_mask") = 0u,
+        .def(py::init<const Array&, int, int>(), py::arg("utility"), py::arg("cards_mask") = 0,
              py::arg("max_rerolls") = lv::kMaxRerolls)
         .def("value", &PySolver::value, py::arg("dice"), py::arg("rerolls"))
         .def("state_value", &PySolver::state_value, py::arg("counts"), py::arg("rerolls_left"))

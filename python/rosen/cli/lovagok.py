@@ -4,26 +4,33 @@ from __future__ import annotations
 import argparse
 
 from .. import lovagok as lv
-from .._core import lovagok as _core_lv
+from ..errors import InvalidArgumentError, RosenError, check_int
+
+# The library names an argument by its Python name; the messages here name the option instead.
+_OPTIONS = {
+    "rerolls": "--rerolls", "dice": "--dice", "dice_cards": "--dice-cards", "rerolls_left": "--rerolls-left",
+    "attacker_cards": "--dice-cards", "defender_cards": "--defender-cards", "players": "--players",
+    "champion": "--champion", "sizes": "--sizes",
+}
 
 
-def _sizes(text: str):
+def _sizes(text: str) -> tuple:
     try:
         sizes = tuple(int(x) for x in text.split(","))
     except ValueError:
-        raise ValueError(f"--sizes {text!r}: expected group sizes 1..7 separated by commas, e.g. 3,4,5") from None
-    return sizes
+        raise InvalidArgumentError(f"--sizes: expected group sizes 1..7 separated by commas, e.g. 3,4,5, got {text!r}",
+                                   "--sizes") from None
+    return tuple(check_int("--sizes", size, 1, 7) for size in sizes)
 
 
 def _table(args: argparse.Namespace) -> int:
-    mask = lv.parse_dice_cards(args.dice_cards, "--dice-cards")
-    rerolls = lv._check_range("--rerolls", args.rerolls, 0, lv.MAX_REROLLS)
-    dice = lv._check_range("--dice", args.dice, 1, lv.MAX_DICE)
-    # One card set is all the view needs: ~1/32 of the whole table's work.
-    row = _core_lv.beat_table_for(mask)[rerolls, dice]
+    mask = lv.parse_dice_cards(args.dice_cards)
+    dice = check_int("--dice", args.dice, 1, lv.MAX_DICE)
+    row = lv.beat_row(args.rerolls, dice, lv.cards_of_mask(mask))  # one card set: ~1/32 of the whole table's work
+    grid = lv.format_grid(row, sizes=_sizes(args.sizes))
     cards = ",".join(map(str, lv.cards_of_mask(mask))) or "none"
-    print(f"P(beat target), optimal play: {dice} dice, {rerolls} re-roll(s), dice cards: {cards}")
-    print(lv.format_grid(row, sizes=_sizes(args.sizes)))
+    print(f"P(beat target), optimal play: {dice} dice, {args.rerolls} re-roll(s), dice cards: {cards}")
+    print(grid)
     return 0
 
 
@@ -56,41 +63,56 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def run(args: argparse.Namespace) -> int:
+    """Run the chosen action; an argument error names the command-line option, not the Python argument."""
+    try:
+        return args.lovagok_action(args)
+    except RosenError as exc:
+        option = _OPTIONS.get(exc.field)
+        if option is None:
+            raise
+        raise type(exc)(option + str(exc)[len(exc.field):], option) from None
+
+
+def _attempt_options(p: argparse.ArgumentParser) -> None:
+    """The options of a whole attempt, as p_beat takes them: re-rolls, dice at the start, dice cards."""
+    p.add_argument("--rerolls", type=int, default=lv.DEFAULT_REROLLS)
+    p.add_argument("--dice", type=int, default=lv.MAX_DICE)
+    p.add_argument("--dice-cards", default="", help="e.g. 3,5")
+
+
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("lovagok", help="Lovagok dice odds (tables, advice, contests)")
+    parser.set_defaults(run=run)
     sub = parser.add_subparsers(dest="lovagok_command", metavar="ACTION")
     sub.required = True
 
     p = sub.add_parser("table", help="P(beat) for triple+further targets and stronger")
-    p.add_argument("--rerolls", type=int, default=2)
-    p.add_argument("--dice", type=int, default=6)
-    p.add_argument("--dice-cards", default="", help="e.g. 3,5")
+    _attempt_options(p)
     p.add_argument("--sizes", default="3,4,5", help="group sizes to show, e.g. 3,4,5")
-    p.set_defaults(run=_table)
+    p.set_defaults(lovagok_action=_table)
 
     p = sub.add_parser("advise", help="best keep after a roll, with every alternative")
     p.add_argument("target", help="combination to beat, e.g. 3332")
     p.add_argument("roll", help="dice showing, 6 = blank, e.g. 552366")
-    p.add_argument("--rerolls-left", type=int, default=2)
-    p.add_argument("--dice-cards", default="")
-    p.set_defaults(run=_advise)
+    p.add_argument("--rerolls-left", type=int, default=lv.DEFAULT_REROLLS)
+    p.add_argument("--dice-cards", default="", help="e.g. 3,5")
+    p.set_defaults(lovagok_action=_advise)
 
     p = sub.add_parser("p-beat", help="probability of beating a combination")
     p.add_argument("target")
-    p.add_argument("--rerolls", type=int, default=2)
-    p.add_argument("--dice", type=int, default=6)
-    p.add_argument("--dice-cards", default="")
-    p.set_defaults(run=_p_beat)
+    _attempt_options(p)
+    p.set_defaults(lovagok_action=_p_beat)
 
     p = sub.add_parser("attack", help="attacking a castle (L10), both sides optimal")
     p.add_argument("castle")
     p.add_argument("--catapult", action="store_true", help="attacker has three re-rolls")
     p.add_argument("--dice-cards", default="", help="attacker's dice cards")
     p.add_argument("--defender-cards", default="")
-    p.set_defaults(run=_attack)
+    p.set_defaults(lovagok_action=_attack)
 
     p = sub.add_parser("tournament", help="each player's chance to win a tournament (L11)")
     p.add_argument("--players", type=int, default=3)
     p.add_argument("--champion", type=int, default=None, help="index of the Champion holder (1..players-1)")
     p.add_argument("--model", choices=lv.TOURNAMENT_MODELS, default="lead")
-    p.set_defaults(run=_tournament)
+    p.set_defaults(lovagok_action=_tournament)
