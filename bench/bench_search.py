@@ -1,7 +1,9 @@
 """Search speed: iterations per second on one core from the 2-player start position.
 
 Run with `pytest bench/bench_search.py --benchmark-only`. Each benchmark asserts its result, so
-a broken fast path cannot look fast. Thresholds are for an optimised build (the default).
+a broken fast path cannot look fast; speeds are reported (``extra_info``, printed with ``-s``),
+never asserted: the machine is shared. Speed-ups are measured side by side with
+bench/compare_commits.py.
 """
 from __future__ import annotations
 
@@ -20,9 +22,10 @@ def test_search_random_rollouts_speed(benchmark):
     result = benchmark.pedantic(_search, args=("random",), rounds=3, iterations=1)
     assert result.iterations == ITERATIONS
     assert START.is_legal(result.best_move)
+    assert ITERATIONS < result.tree_size <= 4 * ITERATIONS
     best_rate = ITERATIONS / benchmark.stats.stats.min
-    print(f"\nrandom rollouts: {best_rate:,.0f} iterations/s, {result.nodes} nodes of {NODE_BYTES} bytes")
-    assert best_rate >= 200_000, f"{best_rate:,.0f} iterations/s, expected at least 200,000"
+    benchmark.extra_info["iterations_per_second"] = best_rate
+    print(f"\nrandom rollouts: {best_rate:,.0f} iterations/s, {result.tree_size} nodes of {NODE_BYTES} bytes")
 
 
 def test_search_heuristic_rollouts_speed(benchmark):
@@ -30,8 +33,8 @@ def test_search_heuristic_rollouts_speed(benchmark):
     assert result.iterations == ITERATIONS
     assert START.is_legal(result.best_move)
     best_rate = ITERATIONS / benchmark.stats.stats.min
+    benchmark.extra_info["iterations_per_second"] = best_rate
     print(f"\nheuristic rollouts: {best_rate:,.0f} iterations/s")
-    assert best_rate >= 30_000
 
 
 def test_search_random_rollouts_two_threads(benchmark):

@@ -13,6 +13,16 @@ def fen(ranks: str = "9/9/9/9/9/9/9/9/9", crown: str = "e5", side: str = "r", re
     return f"{ranks} {crown} {side} {red} {white} {red_heroes} {white_heroes} {discard} {pile}"
 
 
+def r12_winner(position) -> str:
+    """The winner of a finished rosen position by the plain reference rules (tests/reference),
+    an implementation of R10-R12 independent of the C++ core's."""
+    from reference.rules import RefState
+
+    state = RefState.from_notation(position.fen(), reshuffle=position.reshuffle)
+    assert state.is_terminal()
+    return state.winner()
+
+
 def board_ranks(rows: dict) -> str:
     """Ranks field from {rank number: 9-character string of '.', 'r', 'w'}; other ranks empty."""
     out = []

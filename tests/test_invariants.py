@@ -10,6 +10,7 @@ import random
 import pytest
 
 import rosen
+from conftest import r12_winner
 
 GAMES = 10_000
 CONFIGS = [(2, "eager"), (2, "lazy"), (4, "eager"), (4, "lazy")]
@@ -46,6 +47,8 @@ def test_random_games_keep_invariants(players, reshuffle):
             plies += 1
             assert plies < 2000
         check(pos)
-        assert pos.legal_moves() == [] and pos.winner in ("red", "white", "draw")
+        assert pos.legal_moves() == [] and pos.winner is not None
+        if seed % 20 == 0:  # the reference is slow; a sample of finished games checks R12
+            assert pos.winner == r12_winner(pos)
         ended_by["R8" if pos.supply == 0 else "R9"] += 1
     assert ended_by["R8"] > 0 and ended_by["R9"] > 0

@@ -1,11 +1,13 @@
 """The MCTS search's Python API: parameters, results, determinism, tactics, limits, 4 players."""
 from __future__ import annotations
 
+import math
 import pickle
 
 import pytest
 
 import rosen
+from conftest import r12_winner
 from search_positions import midgame, win_in_one_fen
 
 
@@ -150,8 +152,28 @@ def test_two_threads_search_and_merge():
     assert pos.is_legal(r.best_move)
 
 
-def test_cutoff_and_margin_rewards_run():
+def _one_playout(pos, **kwargs):
+    """The one root move a single-iteration search visited, with that playout's reward and margin."""
+    r = rosen.search(pos, iterations=1, seed=1, **kwargs)
+    (visited,) = [m for m in r.moves if m.visits == 1]
+    return visited.winrate, visited.score
+
+
+def test_cutoff_and_margin_rewards_shape_the_value():
+    # One playout's value tells which reward was used, so a parameter that was ignored fails here.
     pos = midgame()
+    win, margin = _one_playout(pos)
+    assert win in (0.0, 0.5, 1.0)  # a finished game: 1 / 1/2 / 0 (R12)
+    squash = lambda m: 0.5 + 0.5 * math.tanh(m / 30.0)  # noqa: E731 - the documented shaping
+    only_margin, margin_again = _one_playout(pos, reward="margin")
+    assert margin_again == pytest.approx(margin) and only_margin == pytest.approx(squash(margin), abs=1e-5)
+    blended, _ = _one_playout(pos, margin_weight=0.3)
+    assert blended == pytest.approx(0.7 * win + 0.3 * squash(margin), abs=1e-5)
+    # A cut-off playout stops after one ply: the value is the evaluation's sigmoid, strictly
+    # between 0 and 1, and the margin is the position's margin then, not the game's end.
+    cut, cut_margin = _one_playout(pos, rollout_cutoff=1)
+    assert 0.0 < cut < 1.0 and cut not in (0.5,)
+    assert abs(cut_margin) < 200
     for kwargs in (dict(rollout_cutoff=6), dict(reward="margin"), dict(margin_weight=0.3)):
         r = rosen.search(pos, iterations=500, seed=1, **kwargs)
         assert pos.is_legal(r.best_move) and r.iterations == 500
@@ -170,7 +192,7 @@ def test_four_player_game_plays_to_the_end_R13():
     searcher = rosen.Searcher(iterations=100, seed=1)
     while not pos.is_terminal:
         pos = pos.play(searcher.search(pos).best_move)
-    assert pos.winner in ("red", "white", "draw")
+    assert pos.legal_moves() == [] and pos.winner == r12_winner(pos)
 
 
 def test_finished_game_cannot_be_searched():

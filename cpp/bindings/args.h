@@ -23,24 +23,23 @@ inline std::string text_arg(const py::handle& obj, const char* field) {
 }
 
 // An int (not a bool; anything with __index__) in [low, high].
-inline uint64_t uint_arg(const py::handle& obj, const char* field, uint64_t low, uint64_t high) {
+template <typename T>
+T integer_arg(const py::handle& obj, const char* field, T low, T high) {
     if (py::isinstance<py::bool_>(obj) || !py::hasattr(obj, "__index__"))
         throw ArgumentTypeError(field, std::string(field) + ": expected an int, got " + type_name(obj));
     const py::int_ value = obj.attr("__index__")();
     if (value < py::int_(low) || value > py::int_(high))
         throw ArgumentError(field, std::string(field) + ": expected " + std::to_string(low) + ".." + std::to_string(high) +
                                        ", got " + std::string(py::str(value)).substr(0, 40));
-    return value.cast<uint64_t>();
+    return value.cast<T>();
+}
+
+inline uint64_t uint_arg(const py::handle& obj, const char* field, uint64_t low, uint64_t high) {
+    return integer_arg<uint64_t>(obj, field, low, high);
 }
 
 inline int int_arg(const py::handle& obj, const char* field, int low, int high) {
-    if (py::isinstance<py::bool_>(obj) || !py::hasattr(obj, "__index__"))
-        throw ArgumentTypeError(field, std::string(field) + ": expected an int, got " + type_name(obj));
-    const py::int_ value = obj.attr("__index__")();
-    if (value < py::int_(low) || value > py::int_(high))
-        throw ArgumentError(field, std::string(field) + ": expected " + std::to_string(low) + ".." + std::to_string(high) +
-                                       ", got " + std::string(py::str(value)).substr(0, 40));
-    return value.cast<int>();
+    return integer_arg<int>(obj, field, low, high);
 }
 
 }  // namespace rosen::bindings
