@@ -1,0 +1,46 @@
+// The territories (R10) of both colours, kept up to date token by token during a rollout, so
+// that the heuristic's join and split values (evaluator.h) cost a few table lookups instead of
+// flood fills. Results are exactly those of join_gain() and split_loss() on the same tokens.
+// Fixed-size, trivially copyable, built once per rollout; nothing is allocated.
+#pragma once
+#include <cstdint>
+
+#include "rosenkoenig/bitboard.h"
+#include "rosenkoenig/position.h"
+
+namespace rosen::search {
+
+class Territories {
+public:
+    explicit Territories(const Position& pos);
+
+    // join_gain(tokens[colour], sq): the score a token of `colour` added on the empty (for that
+    // colour) square sq would gain by merging the territories around it.
+    int join_gain(int colour, int sq) const;
+    // split_loss(tokens[colour], sq): the score `colour` loses if its token on sq is removed.
+    int split_loss(int colour, int sq) const;
+
+    // A token of `colour` placed on sq (a play, or the hero's own side of a flip).
+    void add(int colour, int sq);
+    // The token of `colour` on sq removed (the flipped side of a hero).
+    void remove(int colour, int sq);
+
+private:
+    // kNone marks a square without a token of the colour, and kOffBoard (a square past the
+    // board, whose slot is always kNone) stands for a missing neighbour; with size_[kNone] = 0
+    // the join value needs no branch at all.
+    static constexpr uint8_t kNone = 0xFF;
+    static constexpr int kOffBoard = kSquares;
+    static constexpr int kSlots = 48;  // at most 41 territories of one colour fit on 81 squares
+
+    uint8_t new_slot(int colour, Bitboard squares);
+    void relabel(int colour, Bitboard squares, uint8_t slot);
+
+    uint8_t slot_[2][kSquares + 1]; // territory of each square, kNone where the colour has no token
+    Bitboard squares_[2][kSlots];   // each territory's squares
+    uint8_t size_[2][256];          // by slot; size_[kNone] stays 0
+    uint8_t free_[2][kSlots];       // unused slots, a stack
+    uint8_t free_count_[2];
+};
+
+}  // namespace rosen::search
