@@ -109,13 +109,18 @@ struct ExpTable {
     }
 };
 
-// Softmax of the values at p.temperature, in place.
-void softmax(int n, const SearchParams& p, float* values) {
+// The table for this thread and p.temperature. thread_local, because searches with other
+// temperatures may run on other threads; fetched once per rollout, not per move.
+const float* exp_weights(const SearchParams& p) {
+    thread_local ExpTable table;
+    return table.for_inverse_temperature(1.0f / float(p.temperature));
+}
+
+// Softmax of the values at p.temperature, in place; `weight` is exp_weights(p).
+void softmax(int n, const SearchParams& p, const float* weight, float* values) {
     float best = values[0];
     for (int i = 1; i < n; ++i) best = values[i] > best ? values[i] : best;
     const float inv_t = 1.0f / float(p.temperature);
-    thread_local ExpTable table;
-    const float* weight = table.for_inverse_temperature(inv_t);
     float sum = 0.0f;
     for (int i = 0; i < n; ++i) {
         const float d = values[i] - best;  // <= 0
@@ -143,7 +148,7 @@ void move_values(const Position& pos, const MoveList& moves, const SearchParams&
 
 void move_priors(const Position& pos, const MoveList& moves, const SearchParams& p, float* priors) {
     move_values(pos, moves, p, priors);
-    softmax(moves.size, p, priors);
+    softmax(moves.size, p, exp_weights(p), priors);
 }
 
 Move rollout_move(const Position& pos, const MoveList& moves, const SearchParams& p, Rng& rng) {
@@ -188,6 +193,7 @@ Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng) {
     // The heuristic policy, with the territories tracked move by move instead of flood-filled
     // for every candidate: the same values (so the same playouts), at a fraction of the cost.
     Territories terr(pos);
+    const float* exp_weight = exp_weights(p);
     float weights[12];
     for (int plies = 0; !pos.over; ++plies) {
         if (p.rollout_cutoff && plies >= p.rollout_cutoff) return evaluate_cutoff(pos, p);
@@ -195,7 +201,7 @@ Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng) {
         Move m = moves[0];
         if (moves.size > 1) {
             values_with(pos, moves, p, terr, weights);
-            softmax(moves.size, p, weights);
+            softmax(moves.size, p, exp_weight, weights);
             m = sample(moves, weights, rng);
         }
         if (m == kDraw) {

@@ -301,24 +301,6 @@ class GoArgs:
             words.append("infinite")
         return " ".join(words)
 
-    def limits(self, p1_to_move: bool, iteration_cap: Optional[int], default_iterations: int) -> Limits:
-        """The limits of this ``go`` for the side to move. The clock gives a twentieth of the
-        remaining time plus three quarters of the increment, never more than 80% of what is left;
-        ``iteration_cap`` (the Strength option) caps every search; with no limit at all the search
-        runs ``default_iterations``."""
-        time_ms = self.movetime
-        clock = self.p1time if p1_to_move else self.p2time
-        if clock is not None:
-            inc = self.p1inc if p1_to_move else self.p2inc
-            budget = max(1, min(clock // 20 + inc * 3 // 4, clock * 4 // 5))
-            time_ms = budget if time_ms is None else min(time_ms, budget)
-        iterations = self.nodes
-        if iteration_cap is not None:
-            iterations = iteration_cap if iterations is None else min(iterations, iteration_cap)
-        if iterations is None and time_ms is None and not self.infinite:
-            iterations = default_iterations
-        return Limits(iterations=iterations, time_ms=time_ms, infinite=self.infinite)
-
 
 _GO_NUMBERS = {"nodes": (1, 2**63 - 1), "movetime": (1, _MAX_MS), "p1time": (0, _MAX_MS), "p2time": (0, _MAX_MS),
                "p1inc": (0, _MAX_MS), "p2inc": (0, _MAX_MS)}

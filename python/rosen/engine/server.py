@@ -28,6 +28,7 @@ from typing import BinaryIO, Callable, Dict, List, Optional, TextIO
 from .. import __version__
 from .._core import Position
 from ..errors import InvalidArgumentError
+from .clock import limits_for
 from .options import OPTIONS, OptionValue, defaults, find_option, hash_tree_size, strength_iterations
 from .protocol import Limits, error_line, format_bestmove, parse_go, parse_position, printable
 from .search import SearchSnapshot, SlicedSearch
@@ -231,8 +232,7 @@ class Engine:
                                            "position")
             if position.is_terminal:
                 raise InvalidArgumentError("go: the game is over; there is no move to search", "position")
-            limits = go.limits(_p1_to_move(position), strength_iterations(int(self._options["Strength"])),
-                               DEFAULT_ITERATIONS)
+            limits = limits_for(go, position, strength_iterations(int(self._options["Strength"])), DEFAULT_ITERATIONS)
             searcher = self._current_searcher()
         except Exception as exc:  # noqa: BLE001
             # A `go` that cannot start still ends with one bestmove, so no frontend waits forever.

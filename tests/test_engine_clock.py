@@ -1,0 +1,108 @@
+"""Time management (rosen.engine.clock) on a simulated clock: whole games in which every move
+costs exactly the time the engine allots it (plus a fixed overhead), so the tests are exact and
+do not depend on the machine's speed."""
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+import rosen
+from rosen.agents import MCTSAgent
+from rosen.match import play_game
+from rosen.engine.clock import allocate_time, limits_for, moves_left
+from rosen.engine.protocol import GoArgs, parse_go
+
+OVERHEAD_MS = 3  # what a frontend loses per move to the pipe and the engine's own bookkeeping
+
+
+@functools.lru_cache(maxsize=None)
+def searched_game(seed: int, players: int) -> tuple:
+    """The positions of a game the search plays against itself (short searches: games of the
+    usual length and shape, quickly)."""
+    record = play_game(MCTSAgent(iterations=40, seed=seed), MCTSAgent(iterations=40, seed=seed + 1), seed=seed,
+                       players=players)
+    position = rosen.Position.new(seed, players=players)
+    positions = [position]
+    for move in record.moves:
+        position = position.play(move)
+        positions.append(position)
+    return tuple(positions)
+
+
+def simulated_game(seed: int, players: int, base_ms: int, inc_ms: int):
+    """A searched game in which each side's clock pays what allocate_time allots. Returns, per
+    clock (red, white), the spends and the lowest the clock went."""
+    clocks = {"red": base_ms, "white": base_ms}
+    spent = {"red": [], "white": []}
+    lowest = dict(clocks)
+    for position in searched_game(seed, players)[:-1]:
+        side = position.colour_to_move
+        budget = allocate_time(clocks[side], inc_ms, position)
+        assert 1 <= budget <= max(1, clocks[side] // 2)
+        clocks[side] -= budget + OVERHEAD_MS
+        lowest[side] = min(lowest[side], clocks[side])
+        clocks[side] += inc_ms
+        spent[side].append(budget)
+    return spent, lowest
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("base_ms, inc_ms", [(60_000, 0), (10_000, 0), (20_000, 200), (3_000, 50)])
+def test_the_clock_never_runs_out_and_most_of_it_is_used(players, base_ms, inc_ms):
+    for seed in range(6):
+        spent, lowest = simulated_game(seed, players, base_ms, inc_ms)
+        for side in ("red", "white"):
+            assert lowest[side] > 0, (seed, side, lowest)
+            moves = len(spent[side])
+            total = base_ms + inc_ms * moves - OVERHEAD_MS * moves
+            # Sensibly spent: most of the clock goes into thinking, not into what is left at the end.
+            assert sum(spent[side]) >= 0.6 * total, (seed, side, sum(spent[side]), total)
+
+
+def test_time_per_move_is_spread_over_the_game():
+    # No move takes a large bite: the busiest move of a 60 s game gets well under a tenth of it,
+    # and the first moves get about the clock divided by the moves expected.
+    spent, _ = simulated_game(3, 2, 60_000, 0)
+    first = spent["red"][0]
+    assert 60_000 / 80 < first < 60_000 / 40
+    assert max(spent["red"]) < 60_000 / 10
+
+
+def test_moves_left_follows_the_supply():
+    start = rosen.Position.new(1)
+    assert moves_left(start) == 63  # 1.21 * 52 tokens, rounded up
+    assert moves_left(rosen.Position.new(1, players=4)) == 70  # a team: 1.34 * 52
+    late = rosen.Position("9/rwrwrwrwr/wrwrwrwrw/rwrwrwrwr/wrwrwrwrw/rwrwrwrwr/9/9/9 e5 r N1 S1 4 4 - *")
+    assert late.supply == 7 and moves_left(late) == 9
+
+
+def test_a_single_legal_move_takes_no_time():
+    forced = next(p for p in _positions() if len(p.legal_moves()) == 1)
+    assert allocate_time(30_000, 500, forced) == 1
+    choice = next(p for p in _positions() if len(p.legal_moves()) > 1)
+    assert allocate_time(30_000, 500, choice) > 100
+
+
+def _positions():
+    rng = random.Random(5)
+    for seed in range(50):
+        position = rosen.Position.new(seed)
+        while not position.is_terminal:
+            yield position
+            position = position.play(rng.choice(position.legal_moves()))
+
+
+def test_limits_combine_clock_movetime_nodes_and_strength():
+    start = rosen.Position.new(2)
+    clock = limits_for(parse_go(["p1time", "63000", "p2time", "5"]), start, None, 20_000)
+    assert clock.time_ms == 63_000 // (63 + 2) and clock.iterations is None
+    both = limits_for(parse_go(["p1time", "63000", "p2time", "5", "movetime", "100"]), start, 500, 20_000)
+    assert both.time_ms == 100 and both.iterations == 500
+    white = start.play(start.legal_moves()[0])  # White's clock now (51 tokens left)
+    assert limits_for(parse_go(["p1time", "63000", "p2time", "6400", "p2inc", "40"]), white, None, 20_000).time_ms == \
+        int(6400 / (moves_left(white) + 2) + 0.75 * 40)
+    bare = limits_for(GoArgs(), start, None, 20_000)
+    assert bare.iterations == 20_000 and bare.time_ms is None and not bare.infinite
+    assert limits_for(GoArgs(infinite=True), start, None, 20_000).iterations is None
