@@ -194,4 +194,4 @@ def format_elo(value: float) -> str:
         return "+inf"
     if value == -math.inf:
         return "-inf"
-    return f"{value:+.0f}"
+    return f"{round(value) + 0:+d}"  # + 0: no "-0"
