@@ -373,3 +373,11 @@ def test_ctrl_c_keeps_the_pairs_played_so_far():
     assert "interrupted" in result.summary()
     with pytest.raises(KeyboardInterrupt):
         run_match("greedy", "random", games=20, progress=interrupt_after_two_pairs)
+
+
+def test_an_engine_that_cannot_start_is_one_line_and_exit_2(capsys):
+    # Issue 8: this used to end in a FileNotFoundError traceback.
+    assert main(["match", "engine:command=/nonexistent/engine,iterations=10", "random", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("rosen match: error: ") and "cannot start '/nonexistent/engine'" in err
