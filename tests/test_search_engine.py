@@ -139,3 +139,15 @@ def test_a_search_stopped_at_once_still_reports_every_root_move():
     r = s.search(pos)
     assert r.iterations == 1 and len(r.moves) == len(pos.legal_moves())
     assert pos.is_legal(r.best_move)
+
+
+def test_ten_seconds_on_two_threads_stay_within_the_tree_limit():
+    # Issue 10: a long search with two threads fills its trees early, then keeps iterating from
+    # the leaves (it still improves its statistics) without ever growing past the limit, and
+    # without a second of the budget lost.
+    limit = 60_000
+    r = rosen.search(rosen.Position.new(seed=3), iterations=0, time_ms=10_000, threads=2, max_tree_size=limit, seed=2)
+    assert r.tree_size <= limit and r.tree_size > 0.9 * limit  # full, and not a node more
+    assert r.iterations > 3 * limit  # it went on long after the trees were full
+    assert 10_000 <= r.time_ms < 12_000
+    assert sum(m.visits for m in r.moves) == r.iterations
