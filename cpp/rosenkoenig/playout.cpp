@@ -45,38 +45,9 @@ struct FastTargets {
 };
 inline constexpr FastTargets kFastTargets{};
 
-// kSelectInByte[b][k]: the position of the k-th set bit of byte b.
-struct SelectInByte {
-    uint8_t at[256][8]{};
-    constexpr SelectInByte() {
-        for (int b = 0; b < 256; ++b) {
-            int k = 0;
-            for (int i = 0; i < 8; ++i)
-                if (b >> i & 1) at[b][k++] = uint8_t(i);
-        }
-    }
-};
-inline constexpr SelectInByte kSelectInByte{};
-
-// The index of the n-th (from 0) set bit of a 32-bit mask, n < popcount(mask), without a loop
-// whose length is the random n: per-byte counts, their prefix sums by one multiplication, the
-// byte found by a parallel compare, the bit in it by table.
-inline int select_bit(uint32_t mask, uint32_t n) {
-    uint32_t c = mask - ((mask >> 1) & 0x55555555u);
-    c = (c & 0x33333333u) + ((c >> 2) & 0x33333333u);
-    c = (c + (c >> 4)) & 0x0F0F0F0Fu;
-    const uint32_t prefix = c * 0x01010101u;  // byte i: set bits in bytes 0..i
-    // Bytes whose prefix count is <= n lie wholly before the wanted bit.
-    const uint32_t above = ((prefix | 0x80808080u) - (n + 1) * 0x01010101u) & 0x80808080u;
-    const int byte = 4 - std::popcount(above);
-    const uint32_t before = uint32_t(uint64_t(prefix) << 8 >> (8 * byte)) & 0xFF;
-    return 8 * byte + kSelectInByte.at[uint32_t(uint64_t(mask) >> (8 * byte)) & 0xFF][n - before];
-}
-
 template <int Players>
 struct FastGame {
     static constexpr int kLimit = Players == 2 ? 5 : 3;
-    static constexpr uint32_t kPadding = 0xFFu << kCards;  // cards 24..31, never in a hand
 
     alignas(16) uint8_t cell[96];
     CardMask hand[Players];
@@ -162,7 +133,7 @@ struct FastGame {
             // keeps the loop free of branches.
             uint16_t slot[2 * kLimit];  // card | target << 8
             int nplays = 0, nheroes = 0;
-            uint32_t rest = own | kPadding;
+            uint32_t rest = own | kHandPadding;
             for (int k = 0; k < kLimit; ++k) {
                 const int card = std::countr_zero(rest);
                 rest &= rest - 1;
@@ -200,13 +171,13 @@ struct FastGame {
                 // Draw (R4 b, R7): as deal_card + apply_draw.
                 if (pile_size == 0) {
                     // Lazy reshuffle; deal_card picks uniformly from the discard pile.
-                    const int card = select_bit(discard, rng.below(uint32_t(std::popcount(discard))));
+                    const int card = nth_card(discard, rng.below(uint32_t(std::popcount(discard))));
                     reshuffle();
                     take(p, card);
                 } else if (ordered) {
                     take(p, order[pile_size - 1]);
                 } else {
-                    take(p, select_bit(pile, rng.below(uint32_t(pile_size))));
+                    take(p, nth_card(pile, rng.below(uint32_t(pile_size))));
                 }
             } else {
                 to_move = next(p);  // pass (R6)
