@@ -41,19 +41,6 @@ inline constexpr CrownTargets kCrownTargets{};
 
 inline int crown_target(int square, int card) { return kCrownTargets.to[square][card]; }
 
-// The same table 32 cards wide, a target off the board as 255 (never a square): the cards 24..31
-// pad a hand to a fixed number of cards, so that a loop over it has a fixed length.
-struct PaddedCrownTargets {
-    std::array<std::array<uint8_t, 32>, kSquares> to{};
-    constexpr PaddedCrownTargets() {
-        for (int sq = 0; sq < kSquares; ++sq)
-            for (int c = 0; c < 32; ++c)
-                to[sq][c] = c < kCards && kCrownTargets.to[sq][c] != kNoSquare ? uint8_t(kCrownTargets.to[sq][c]) : 255;
-    }
-};
-inline constexpr PaddedCrownTargets kPaddedCrownTargets{};
-constexpr uint32_t kHandPadding = 0xFFu << kCards;  // the cards 24..31
-
 // kSelectInByte.at[b][k]: the position of the k-th (from 0) set bit of byte b.
 struct SelectInByte {
     std::array<std::array<uint8_t, 8>, 256> at{};

@@ -1,7 +1,6 @@
 #include "position.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "territory.h"
 
@@ -86,65 +85,30 @@ bool compute_over(const Position& pos) {
     return pos.token_count() >= kTotalTokens || blocked(pos);
 }
 
-namespace {
-
-// legal_moves for a hand of any size (more cards than any rule allows never reach here from a
-// parsed or played position; kept so that no hand is too big for the fast loop).
-MoveList legal_moves_any_hand(const Position& pos) {
-    MoveList list;
-    const int p = pos.to_move;
-    const SquareTest board(pos.occupied(), pos.tokens[colour_of(p) ^ 1]);
-    const uint32_t may_hero = pos.heroes[p] != 0;
-    Move heroes[kCards];
-    int nheroes = 0;
-    for (CardMask h = pos.hand[p]; h; h &= h - 1) {
-        const int card = std::countr_zero(h);
-        const uint8_t t = uint8_t(crown_target(pos.crown, card));
-        if (board.empty(t) && list.size < int(list.moves.size())) list.push(play_move(card));
-        if (board.theirs(t) & may_hero) heroes[nheroes++] = hero_move(card);
-    }
-    for (int i = 0; i < nheroes && list.size < int(list.moves.size()); ++i) list.push(heroes[i]);
-    if (hand_size(pos, p) < pos.rules.hand_limit() && list.size < int(list.moves.size())) list.push(kDraw);
-    if (list.size == 0) list.push(kPass);
-    return list;
-}
-
-}  // namespace
-
 MoveList legal_moves(const Position& pos) {
     MoveList list;
     if (pos.over) return list;
     const int p = pos.to_move;
-    const CardMask own = pos.hand[p];
-    if (std::popcount(own) > 5) [[unlikely]] return legal_moves_any_hand(pos);
     const SquareTest board(pos.occupied(), pos.tokens[colour_of(p) ^ 1]);
     const uint32_t may_hero = pos.heroes[p] != 0;
-    const auto& row = kPaddedCrownTargets.to[pos.crown];
     // Branch-free on the board: whether a square is empty or the opponent's is as good as random
-    // in a playout, so both candidate moves are written and the counts advance by the tests. Five
-    // rounds whatever the hand (padding cards target no square), so the loop has no exit to
-    // mispredict; the heroes are then copied behind the plays as one fixed-size block.
+    // in a playout, so both candidate moves are written and the counts advance by the tests. The
+    // loop over the hand keeps its exit branch: the hand size follows a pattern the branch
+    // predictor learns (a fixed five rounds with padding cards measured slower).
     Move heroes[8];
     int nplays = 0, nheroes = 0;
-    uint32_t rest = own | kHandPadding;
-    for (int k = 0; k < 5; ++k) {
-        const int card = std::countr_zero(rest);
-        rest &= rest - 1;
-        const uint8_t t = row[card];
+    for (CardMask h = pos.hand[p]; h; h &= h - 1) {
+        const int card = std::countr_zero(h);
+        const uint8_t t = uint8_t(crown_target(pos.crown, card));
         list.moves[nplays] = play_move(card);
         nplays += int(board.empty(t));
         heroes[nheroes] = hero_move(card);
         nheroes += int(board.theirs(t) & may_hero);
     }
-    std::memcpy(list.moves.data() + nplays, heroes, 5);
-    // Draw (if the hand is below the limit), else pass if nothing else: written unconditionally,
-    // counted by the tests.
-    int size = nplays + nheroes;
-    list.moves[size] = kDraw;
-    size += int(std::popcount(own) < pos.rules.hand_limit());
-    list.moves[size] = kPass;
-    size += int(size == 0);
-    list.size = size;
+    list.size = nplays;
+    for (int i = 0; i < nheroes; ++i) list.push(heroes[i]);
+    if (hand_size(pos, p) < pos.rules.hand_limit()) list.push(kDraw);
+    if (list.size == 0) list.push(kPass);
     return list;
 }
 
