@@ -23,8 +23,8 @@ requirements in the running Python: ``pip install numpy scikit-build-core pybind
     python bench/compare_commits.py                  # 4e9f30e against the working tree
     python bench/compare_commits.py --old HEAD~3 --reps 9 --json out.json
 
-The two builds take about a minute each on two cores; the timing about a minute more with the
-default 7 repetitions.
+The two builds take one to one and a half minutes each on two (busy) cores; the timing about two
+minutes more with the default 7 repetitions.
 """
 from __future__ import annotations
 
