@@ -1,12 +1,20 @@
 #include "playout.h"
 
+#include "territory.h"
+
+#include <bit>
 #include <chrono>
+#include <cstring>
 #include <thread>
 #include <vector>
 
 namespace rosen {
 
-PlayoutResult random_playout(Position& pos, Rng& rng) {
+namespace {
+
+// The reference loop over the public move generator; the fast loop below must consume the
+// generator and change the position exactly as this one does.
+PlayoutResult random_playout_generic(Position& pos, Rng& rng) {
     PlayoutResult result;
     while (!pos.over) {
         const MoveList moves = legal_moves(pos);
@@ -16,6 +24,202 @@ PlayoutResult random_playout(Position& pos, Rng& rng) {
         else
             apply_move(pos, m);
         ++result.plies;
+    }
+    return result;
+}
+
+// The fast loop works on a byte per square (0 empty, 1 red, 2 white, as board_from_bytes reads
+// them) with one extra cell, kOffBoard, that is neither empty nor anyone's: crown targets off the
+// board point there. Rows of 32 bytes keep the table index a shift.
+constexpr int kOffBoard = kSquares;
+constexpr uint8_t kOffBoardValue = 3;
+
+struct FastTargets {
+    uint8_t to[kSquares][32]{};
+    constexpr FastTargets() {
+        for (int sq = 0; sq < kSquares; ++sq)
+            for (int c = 0; c < 32; ++c)
+                to[sq][c] = c < kCards && kCrownTargets.to[sq][c] != kNoSquare ? uint8_t(kCrownTargets.to[sq][c])
+                                                                              : uint8_t(kOffBoard);
+    }
+};
+inline constexpr FastTargets kFastTargets{};
+
+template <int Players>
+struct FastGame {
+    static constexpr int kLimit = Players == 2 ? 5 : 3;
+
+    alignas(16) uint8_t cell[96];
+    CardMask hand[Players];
+    int heroes[Players];
+    CardMask discard, pile;
+    int pile_size, tokens, crown, to_move;
+    bool ordered, lazy;
+
+    explicit FastGame(const Position& pos) {
+        std::memset(cell, 0, kSquares);
+        std::memset(cell + kSquares, kOffBoardValue, sizeof cell - kSquares);
+        for (int colour = 0; colour < 2; ++colour)
+            for (Bitboard b = pos.tokens[colour] & kFull; b; b &= b - 1) cell[lowest_square(b)] = uint8_t(1 + colour);
+        for (int p = 0; p < Players; ++p) {
+            hand[p] = pos.hand[p];
+            heroes[p] = pos.heroes[p];
+        }
+        discard = pos.discard;
+        pile = pos.pile;
+        pile_size = pos.pile_size;
+        tokens = pos.token_count();
+        crown = pos.crown;
+        to_move = pos.to_move;
+        ordered = pos.pile_ordered;
+        lazy = pos.rules.reshuffle == Reshuffle::Lazy;
+    }
+
+    void store(Position& pos) const {
+        board_from_bytes(reinterpret_cast<const int8_t*>(cell), pos.tokens[kRed], pos.tokens[kWhite]);
+        for (int p = 0; p < Players; ++p) {
+            pos.hand[p] = hand[p];
+            pos.heroes[p] = uint8_t(heroes[p]);
+        }
+        pos.discard = discard;
+        pos.pile = pile;
+        pos.pile_size = uint8_t(pile_size);
+        pos.pile_ordered = ordered;
+        pos.crown = int8_t(crown);
+        pos.to_move = uint8_t(to_move);
+    }
+
+    static int next(int p) { return Players == 2 ? p ^ 1 : (p + 1) & 3; }
+
+    bool can_act(int p) const {
+        if (std::popcount(hand[p]) < kLimit) return true;
+        const uint8_t* row = kFastTargets.to[crown];
+        const uint8_t theirs = heroes[p] ? uint8_t(2 - (p & 1)) : uint8_t(0xFF);
+        for (CardMask h = hand[p]; h; h &= h - 1) {
+            const uint8_t v = cell[row[std::countr_zero(h)]];
+            if (v == 0 || v == theirs) return true;
+        }
+        return false;
+    }
+
+    // R9: no player can act.
+    bool blocked() const {
+        for (int i = 0, p = to_move; i < Players; ++i, p = next(p))
+            if (can_act(p)) return false;
+        return true;
+    }
+
+    void reshuffle() {
+        pile = discard;
+        pile_size = std::popcount(discard);
+        discard = 0;
+        ordered = false;
+    }
+
+    // One game to the end; the same generator calls, in the same order, as the generic loop:
+    // one below(number of legal moves) per ply, and one below(pile size) per draw from a pile of
+    // unknown order. `order` is the known pile order (bottom first).
+    int play(Rng& rng, const uint8_t* order) {
+        int plies = 0;
+        for (;;) {
+            ++plies;
+            const int p = to_move;
+            const CardMask own = hand[p];
+            const uint8_t* row = kFastTargets.to[crown];
+            const uint8_t theirs = heroes[p] ? uint8_t(2 - (p & 1)) : uint8_t(0xFF);
+            // The legal moves in canonical order (plays by card id, heroes by card id, draw, or
+            // pass), without a list: plays fill slots from 0, heroes from kLimit, each slot the
+            // card and its target. The tests on the board are branch-free (as good as random);
+            // the loop keeps its exit branch, as the hand size follows a pattern the predictor
+            // learns (a fixed number of rounds with padding cards measured slower).
+            uint16_t slot[2 * kLimit];  // card | target << 8
+            int nplays = 0, nheroes = 0;
+            for (uint32_t rest = own; rest; rest &= rest - 1) {
+                const int card = std::countr_zero(rest);
+                const int t = row[card];
+                const uint8_t v = cell[t];
+                const uint16_t entry = uint16_t(card | t << 8);
+                slot[nplays] = entry;
+                nplays += v == 0;
+                slot[kLimit + nheroes] = entry;
+                nheroes += v == theirs;
+            }
+            const int board_moves = nplays + nheroes;
+            const bool may_draw = std::popcount(own) < kLimit;
+            const int n = board_moves + int(may_draw);
+            // R9 can only arise right after a draw, and then the next player has no move at all;
+            // so the blockade test runs here, before this ply takes anything from the generator,
+            // instead of after every draw. The game ended with the previous ply.
+            if (n == 0 && blocked()) return plies - 1;
+            const int r = int(rng.below(uint32_t(n > 0 ? n : 1)));
+            if (r < board_moves) {
+                // Play or hero (R4 a, c): the same writes for both, so no branch on which.
+                const bool hero = r >= nplays;
+                const uint16_t entry = slot[hero ? r - nplays + kLimit : r];
+                const int card = entry & 0xFF;
+                const int t = entry >> 8;
+                cell[t] = uint8_t(1 + (p & 1));
+                heroes[p] -= hero;
+                tokens += !hero;
+                hand[p] = own & ~(1u << card);
+                discard |= 1u << card;
+                crown = t;
+                to_move = next(p);
+                if (tokens >= kTotalTokens) return plies;  // R8
+            } else if (may_draw) {
+                // Draw (R4 b, R7): as deal_card + apply_draw.
+                if (pile_size == 0) {
+                    // Lazy reshuffle; deal_card picks uniformly from the discard pile.
+                    const int card = nth_card(discard, rng.below(uint32_t(std::popcount(discard))));
+                    reshuffle();
+                    take(p, card);
+                } else if (ordered) {
+                    take(p, order[pile_size - 1]);
+                } else {
+                    take(p, nth_card(pile, rng.below(uint32_t(pile_size))));
+                }
+            } else {
+                to_move = next(p);  // pass (R6)
+            }
+        }
+    }
+
+    void take(int p, int card) {
+        --pile_size;
+        pile &= ~(1u << card);
+        hand[p] |= 1u << card;
+        if (pile_size == 0 && !lazy) reshuffle();
+        to_move = next(p);
+    }
+};
+
+template <int Players>
+bool fits_fast_game(const Position& pos) {
+    for (int p = 0; p < Players; ++p)
+        if (std::popcount(pos.hand[p]) > FastGame<Players>::kLimit) return false;
+    return pos.pile_size == std::popcount(pos.pile) && pos.crown >= 0 && pos.crown < kSquares;
+}
+
+template <int Players>
+int fast_playout(Position& pos, Rng& rng) {
+    FastGame<Players> game(pos);
+    const int plies = game.play(rng, pos.order);
+    game.store(pos);
+    pos.over = true;
+    return plies;
+}
+
+}  // namespace
+
+PlayoutResult random_playout(Position& pos, Rng& rng) {
+    PlayoutResult result;
+    if (pos.over) {
+    } else if (pos.rules.players == 2 && fits_fast_game<2>(pos)) {
+        result.plies = fast_playout<2>(pos, rng);
+    } else if (pos.rules.players == 4 && fits_fast_game<4>(pos)) {
+        result.plies = fast_playout<4>(pos, rng);
+    } else {
+        result = random_playout_generic(pos, rng);
     }
     result.blockade = pos.token_count() < kTotalTokens;
     result.outcome = outcome(pos);

@@ -8,11 +8,6 @@ namespace rosen {
 
 namespace {
 
-int nth_set_bit(uint32_t mask, uint32_t n) {
-    for (; n; --n) mask &= mask - 1;
-    return std::countr_zero(mask);
-}
-
 int hand_size(const Position& pos, int player) { return std::popcount(pos.hand[player]); }
 
 // Square tests by word and mask instead of a variable 128-bit shift. A target off the board is
@@ -39,6 +34,9 @@ int next_player(const Position& pos) { return (pos.to_move + 1) % pos.rules.play
 // R9 can only arise right after a draw (after a play the mover holds fewer cards than the limit
 // and could draw), so the blockade test runs only then.
 bool blocked(const Position& pos) {
+    // Usually someone holds fewer cards than the limit and can draw: test that for all first.
+    for (int p = 0; p < pos.rules.players; ++p)
+        if (hand_size(pos, p) < pos.rules.hand_limit()) return false;
     for (int p = 0; p < pos.rules.players; ++p)
         if (can_act(pos, p)) return false;
     return true;
@@ -94,7 +92,9 @@ MoveList legal_moves(const Position& pos) {
     const SquareTest board(pos.occupied(), pos.tokens[colour_of(p) ^ 1]);
     const uint32_t may_hero = pos.heroes[p] != 0;
     // Branch-free on the board: whether a square is empty or the opponent's is as good as random
-    // in a playout, so both candidate moves are written and the counts advance by the tests.
+    // in a playout, so both candidate moves are written and the counts advance by the tests. The
+    // loop over the hand keeps its exit branch: the hand size follows a pattern the branch
+    // predictor learns (a fixed five rounds with padding cards measured slower).
     Move heroes[8];
     int nplays = 0, nheroes = 0;
     for (CardMask h = pos.hand[p]; h; h &= h - 1) {
@@ -163,14 +163,14 @@ void apply_draw(Position& pos, int card) {
 int deal_card(const Position& pos, Rng& rng) {
     const CardMask m = drawable_cards(pos);
     if (pos.pile_ordered && pos.pile_size) return std::countr_zero(m);
-    return nth_set_bit(m, rng.below(uint32_t(std::popcount(m))));
+    return nth_card(m, rng.below(uint32_t(std::popcount(m))));
 }
 
 int deal_card(Position& pos) {
     const CardMask m = drawable_cards(pos);
     if (pos.pile_ordered && pos.pile_size) return std::countr_zero(m);
     const uint64_t r = splitmix64(pos.rng_state);
-    return nth_set_bit(m, uint32_t(((r >> 32) * uint64_t(std::popcount(m))) >> 32));
+    return nth_card(m, uint32_t(((r >> 32) * uint64_t(std::popcount(m))) >> 32));
 }
 
 void apply_checked(Position& pos, Move m) {
