@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "rosenkoenig/playout.h"
 #include "rosenkoenig/territory.h"
 #include "search/territories.h"
 
@@ -179,6 +180,11 @@ Evaluation evaluate_cutoff(const Position& pos, const SearchParams& p) {
 
 Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng) {
     if (p.rollout == RolloutPolicy::Random) {
+        if (!p.rollout_cutoff) {
+            // Plain UCT: the core's fast play-out (uniform moves and draws, to the end).
+            random_playout(pos, rng);
+            return evaluate_terminal(pos, p);
+        }
         for (int plies = 0; !pos.over; ++plies) {
             if (p.rollout_cutoff && plies >= p.rollout_cutoff) return evaluate_cutoff(pos, p);
             const MoveList moves = legal_moves(pos);
