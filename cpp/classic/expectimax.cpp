@@ -135,23 +135,27 @@ double Expectimax::value(const Position& pos, int depth, double alpha, double be
         if (!pos.over) limit_hit_ = true;
         return evaluate(pos, root_colour_, params_.hero_weight);
     }
-    return decision(pos, depth, alpha, beta, false, nullptr);
+    return decision(pos, depth, alpha, beta, Mode::Full, nullptr);
 }
 
-// A node where pos.to_move decides, depth >= 1, not over. With probe (Star2) only the first move
-// in order is searched and its value returned, nothing stored. best_out marks the root: its move
-// comes back there, and the table never cuts it off.
-double Expectimax::decision(const Position& pos, int depth, double alpha, double beta, bool probe, Move* best_out) {
+// A node where pos.to_move decides, depth >= 1, not over. Mode::Probe (Star2) searches only the
+// first move in order and returns its value, storing nothing; move_out then gets that move (or
+// kNoMove after a table cut-off). Mode::Root gets the best move in move_out, puts the previous
+// iteration's best first and is never cut off by the table. known_move, when given, is a move whose
+// exact value known_value a probe already found: it is not searched again.
+double Expectimax::decision(const Position& pos, int depth, double alpha, double beta, Mode mode, Move* move_out,
+                            Move known_move, double known_value) {
     ++nodes_;
     if (timed_ && can_abort_ && (nodes_ & 1023) == 0 && out_of_time()) aborted_ = true;
     if (aborted_) return 0;
+    if (move_out) *move_out = kNoMove;
     uint64_t key = 0;
-    Move hint = best_out ? root_hint_ : kNoMove;
+    Move hint = mode == Mode::Root ? root_hint_ : known_move;
     if (table_) {
         key = public_hash(pos);
         if (const Entry* e = probe_table(key)) {
             if (hint == kNoMove) hint = e->move;
-            if (e->depth == depth && !best_out) {
+            if (e->depth == depth && mode != Mode::Root) {
                 double v = e->value;
                 Bound bound = Bound(e->bound);
                 if (root_colour_ != kRed) {
@@ -174,7 +178,9 @@ double Expectimax::decision(const Position& pos, int depth, double alpha, double
     for (int i = 0; i < n; ++i) {
         const Move m = moves[i];
         double v;
-        if (m == kDraw) {
+        if (m == known_move) {
+            v = known_value;
+        } else if (m == kDraw) {
             v = chance(pos, depth, alpha, beta);
         } else {
             Position next = pos;
@@ -195,10 +201,10 @@ double Expectimax::decision(const Position& pos, int depth, double alpha, double
             }
             beta = std::min(beta, best);
         }
-        if (probe || alpha >= beta) break;
+        if (mode == Mode::Probe || alpha >= beta) break;
     }
-    if (table_ && !probe) store(key, depth, best, alpha0, beta0, best_move);
-    if (best_out) *best_out = best_move;
+    if (table_ && mode != Mode::Probe) store(key, depth, best, alpha0, beta0, best_move);
+    if (move_out) *move_out = best_move;
     return best;
 }
 
@@ -213,10 +219,13 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
     int cards[kCards];
     double lo[kCards], hi[kCards];
     bool exact[kCards];
+    Move probed_move[kCards];    // a child's first move whose exact value the probe found, or kNoMove
+    double probed_value[kCards];
     bool open = false;
     int i = 0;
     for (CardMask m = drawable; m; m &= m - 1, ++i) {
         cards[i] = std::countr_zero(m);
+        probed_move[i] = kNoMove;
         Position next = pos;
         apply_draw(next, cards[i]);
         exact[i] = next.over || d == 0;
@@ -248,8 +257,13 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
             const double wlo = std::max(a, lo[j]), whi = std::min(b, hi[j]);
             Position next = pos;
             apply_draw(next, cards[j]);
-            const double v = decision(next, d, wlo, whi, true, nullptr);
+            Move first;
+            const double v = decision(next, d, wlo, whi, Mode::Probe, &first);
             if (aborted_) return 0;
+            if (first != kNoMove && v > wlo && v < whi) {  // the first move's exact value: not searched again
+                probed_move[j] = first;
+                probed_value[j] = v;
+            }
             if (successors_max && v > wlo && v > lo[j]) {
                 total_lo += std::min(v, hi[j]) - lo[j];
                 lo[j] = std::min(v, hi[j]);
@@ -278,7 +292,8 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
             const double a = sum_alpha - done - later_hi, b = sum_beta - done - later_lo;
             Position next = pos;
             apply_draw(next, cards[j]);
-            v = value(next, d, std::max(a, lo[j]), std::min(b, hi[j]));
+            v = decision(next, d, std::max(a, lo[j]), std::min(b, hi[j]), Mode::Full, nullptr, probed_move[j],
+                         probed_value[j]);
             if (aborted_) return 0;
             v = std::clamp(v, lo[j], hi[j]);
             if (v >= b) return (done + v + later_lo) / count;  // fails high
@@ -314,7 +329,7 @@ ClassicResult Expectimax::search(const Position& given) {
         limit_hit_ = false;
         can_abort_ = d > 1;  // the first iteration always completes, so there is always a move
         Move best = kNoMove;
-        const double v = decision(root, d, -kInf, kInf, false, &best);
+        const double v = decision(root, d, -kInf, kInf, Mode::Root, &best);
         if (aborted_) break;
         result.move = best;
         result.value = v;

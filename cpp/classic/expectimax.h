@@ -37,7 +37,9 @@ public:
 private:
     struct Entry;
     double value(const Position& pos, int depth, double alpha, double beta);
-    double decision(const Position& pos, int depth, double alpha, double beta, bool probe, Move* best_out);
+    enum class Mode { Root, Full, Probe };
+    double decision(const Position& pos, int depth, double alpha, double beta, Mode mode, Move* move_out,
+                    Move known_move = kNoMove, double known_value = 0);
     double chance(const Position& pos, int depth, double alpha, double beta);
     int order_moves(const Position& pos, Move tt_move, Move* out) const;
     Entry* probe_table(uint64_t key);
