@@ -57,8 +57,7 @@ ClassicResult AlphaBeta::search(const Position& pos) { return search_stream(pos,
 ClassicResult AlphaBeta::search_stream(const Position& given, uint64_t stream) {
     const auto start = std::chrono::steady_clock::now();
     if (given.over) throw ArgumentError("position", "position: the game is over, there is no move to choose");
-    Position root = given;
-    hide_pile_order(root);
+    const Position root = public_view(given);
     root_colour_ = colour_of(root.to_move);
     nodes_ = 1;
     // The root is a maximising node; its window stays (alpha, +inf), so the value is exact and the

@@ -309,8 +309,7 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
 ClassicResult Expectimax::search(const Position& given) {
     const auto start = std::chrono::steady_clock::now();
     if (given.over) throw ArgumentError("position", "position: the game is over, there is no move to choose");
-    Position root = given;
-    hide_pile_order(root);
+    const Position root = public_view(given);
     root_colour_ = colour_of(root.to_move);
     if (params_.tt_mb > 0 && !table_) {
         const uint64_t bytes = uint64_t(params_.tt_mb) << 20;
