@@ -55,10 +55,13 @@ HERO_FLIP = "9/9/9/9/9/9/9/9/rrrwrrrrr e1 r N1,W1,NE1,N2,NW1 N3,S3,E3,W3,NE3 4 4
 HEROES_AND_DRAW = fen(board_ranks({1: "rrrwrrrrr", 2: "wwr.w....", 3: "..w......"}), "e1", "r", "N1,W1,NW1,N2",
                       "N3,S3,E3,W3,NE3", 2, 3)
 HEROES_4P = ("9/9/9/9/9/9/2w6/wwr1w4/rrrwrrrrr e1 r1 N1,W1,NW1 N3,E3 W3,NE3 S3,SE1,E1 2 1 1 2 - *")
+# Red's five cards all leave the board from a1, so Red must pass (R6).
+MUST_PASS = fen(board_ranks({1: "r........", 2: "w........"}), "a1", "r", "S1,S2,S3,W1,W2", "N2,E1,NE1,E2,N3")
 
 
 def alphabeta_positions():
-    out = [rosen.Position(HERO_FLIP), rosen.Position(HEROES_AND_DRAW), rosen.Position(HEROES_4P)]
+    out = [rosen.Position(HERO_FLIP), rosen.Position(HEROES_AND_DRAW), rosen.Position(HEROES_4P),
+           rosen.Position(MUST_PASS)]
     out += played_positions(2, 3, 40)[::4] + played_positions(4, 8, 40)[::4]
     for seed, (players, reshuffle) in enumerate(((2, "eager"), (2, "lazy"), (4, "eager"), (4, "lazy"))):
         out += sampled_positions(players, reshuffle, 11 + 10 * seed, 2, 9)[:6]
@@ -87,6 +90,7 @@ def test_the_positions_cover_draws_heroes_passes_and_both_player_counts():
     roots = [{str(m) for m in p.legal_moves()} for p in ALPHABETA_POSITIONS]
     assert sum("draw" in r for r in roots) >= 10
     assert sum(any(m.startswith("H:") for m in r) for r in roots) >= 3
+    assert ["pass"] in [sorted(r) for r in roots]
     assert {p.players for p in ALPHABETA_POSITIONS} == {2, 4}
     assert {p.reshuffle for p in ALPHABETA_POSITIONS} == {"eager", "lazy"}
     assert len(ALPHABETA_POSITIONS) >= 30
@@ -109,6 +113,14 @@ def test_alphabeta_equals_plain_minimax_deeper():
         result = _core._AlphaBeta(depth=5, seed=seed).search(pos)
         value, move, _ = minimax_root(from_position(pos), 5, 30, mix_seed(seed, 0))
         assert (result.best_move, result.value) == (move, value), pos.fen()
+
+
+def test_alphabeta_equals_plain_minimax_at_the_default_depth_7():
+    for i, pos in enumerate(ALPHABETA_POSITIONS[2:4] + ALPHABETA_POSITIONS[10:40:6]):
+        agent = AlphaBetaAgent(seed=i)  # depth 7, hero_weight 30
+        move = agent.choose(pos.hide_pile_order())
+        value, best, _ = minimax_root(from_position(pos), 7, 30, mix_seed(i, 0))
+        assert (str(move), agent.last_value, agent.last_stats.depth) == (best, value, 7), pos.fen()
 
 
 def test_alphabeta_agent_streams_advance_per_search_and_restart_on_reset():
