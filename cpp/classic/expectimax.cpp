@@ -14,6 +14,13 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kMaxIterations = 64;  // with time_ms: the deepest iteration tried
 enum Bound : uint8_t { kExact = 1, kLower = 2, kUpper = 3 };
 
+// A chance node that failed high returns a lower bound (the mean so far over the children's
+// bounds) that is >= beta in exact arithmetic; rounding in the sums could put it a hair below beta,
+// where the caller would take it for an exact value. So it is returned as at least beta (and a
+// fail-low bound as at most alpha): the caller always sees a cut-off as a cut-off.
+inline double fail_high(double bound, double beta) { return std::max(bound, beta); }
+inline double fail_low(double bound, double alpha) { return std::min(bound, alpha); }
+
 struct Zobrist {
     uint64_t token[2][kSquares], crown[kSquares], hand[4][kCards], heroes[4][8], discard[kCards], pile[kCards],
         side[4], four_players, lazy;
@@ -226,6 +233,7 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
     for (CardMask m = drawable; m; m &= m - 1, ++i) {
         cards[i] = std::countr_zero(m);
         probed_move[i] = kNoMove;
+        probed_value[i] = 0;
         Position next = pos;
         apply_draw(next, cards[i]);
         exact[i] = next.over || d == 0;
@@ -271,8 +279,8 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
                 total_hi += std::max(v, lo[j]) - hi[j];
                 hi[j] = std::max(v, lo[j]);
             }
-            if (total_lo >= sum_beta) return total_lo / count;  // fails high: a lower bound
-            if (total_hi <= sum_alpha) return total_hi / count;  // fails low: an upper bound
+            if (total_lo >= sum_beta) return fail_high(total_lo / count, beta);
+            if (total_hi <= sum_alpha) return fail_low(total_hi / count, alpha);
         }
     }
 
@@ -296,12 +304,12 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
                          probed_value[j]);
             if (aborted_) return 0;
             v = std::clamp(v, lo[j], hi[j]);
-            if (v >= b) return (done + v + later_lo) / count;  // fails high
-            if (v <= a) return (done + v + later_hi) / count;  // fails low
+            if (v >= b) return fail_high((done + v + later_lo) / count, beta);
+            if (v <= a) return fail_low((done + v + later_hi) / count, alpha);
         }
         done += v;
-        if (done + later_lo >= sum_beta) return (done + later_lo) / count;
-        if (done + later_hi <= sum_alpha) return (done + later_hi) / count;
+        if (done + later_lo >= sum_beta) return fail_high((done + later_lo) / count, beta);
+        if (done + later_hi <= sum_alpha) return fail_low((done + later_hi) / count, alpha);
     }
     return done / count;
 }
