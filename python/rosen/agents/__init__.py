@@ -5,6 +5,8 @@
 ``greedy``             :class:`GreedyAgent`: one ply, own score minus the opponent's
 ``mcts:...``           :class:`MCTSAgent`: rosen's search, options = rosen.SearchParams
 ``engine:command=...`` :class:`EngineAgent`: any engine speaking PROTOCOL.md
+``alphabeta:...``      :class:`AlphaBetaAgent`: the 2024 thesis's alpha-beta (one draw sample)
+``expectimax:...``     :class:`ExpectimaxAgent`: sound expectimax (every draw averaged)
 (no spec)              :class:`HumanAgent`: a person at a terminal
 =====================  ==============================================================
 
@@ -17,11 +19,12 @@ dealt by whoever runs the game (:func:`rosen.match.play_game`).
 True
 """
 from .base import Agent, DecisionStats
+from .classic import AlphaBetaAgent, ExpectimaxAgent
 from .engine import EngineAgent
 from .human import HumanAgent, QuitGame
 from .mcts import MCTSAgent
 from .simple import GreedyAgent, RandomAgent
 from .spec import KINDS, AgentSpec, parse_agent, parse_agent_spec
 
-__all__ = ["Agent", "AgentSpec", "DecisionStats", "EngineAgent", "GreedyAgent", "HumanAgent", "KINDS", "MCTSAgent",
-           "QuitGame", "RandomAgent", "parse_agent", "parse_agent_spec"]
+__all__ = ["Agent", "AgentSpec", "AlphaBetaAgent", "DecisionStats", "EngineAgent", "ExpectimaxAgent", "GreedyAgent",
+           "HumanAgent", "KINDS", "MCTSAgent", "QuitGame", "RandomAgent", "parse_agent", "parse_agent_spec"]

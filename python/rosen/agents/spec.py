@@ -16,6 +16,7 @@ from ..errors import ArgumentTypeError, InvalidArgumentError
 from ..search import PARAMS as SEARCH_PARAMS
 from ..search import SearchParams
 from .base import Agent
+from .classic import AlphaBetaAgent, ExpectimaxAgent
 from .engine import EngineAgent
 from .mcts import MCTSAgent
 from .simple import GreedyAgent, RandomAgent
@@ -28,7 +29,11 @@ KINDS: Dict[str, tuple] = {
     "greedy": ("seed",),
     "mcts": tuple(p.name for p in SEARCH_PARAMS),
     "engine": ENGINE_OPTIONS,
+    "alphabeta": ("depth", "hero_weight", "seed"),
+    "expectimax": ("depth", "time_ms", "hero_weight", "seed", "tt_mb"),
 }
+#: The classic searchers (cpp/classic/), built from their options as keyword arguments.
+CLASSIC = {"alphabeta": AlphaBetaAgent, "expectimax": ExpectimaxAgent}
 
 
 def _parse_value(text: str) -> Any:
@@ -70,6 +75,11 @@ class AgentSpec:
                 SearchParams(**self.options)
             except ValueError as exc:
                 raise _error(f"mcts: {exc}") from None
+        if self.kind in CLASSIC:
+            try:  # checks the values in C++; a searcher allocates nothing before its first search
+                CLASSIC[self.kind](**self.options)
+            except ValueError as exc:
+                raise _error(f"{self.kind}: {exc}") from None
         if self.kind == "engine":
             if not isinstance(self.options.get("command"), str):
                 raise _error("engine: expected command=<engine command line>, e.g. "
@@ -87,6 +97,8 @@ class AgentSpec:
             return GreedyAgent(**options)
         if self.kind == "engine":
             return _engine_agent(options)
+        if self.kind in CLASSIC:
+            return CLASSIC[self.kind](**options)
         return MCTSAgent(**options)
 
     def __str__(self) -> str:
@@ -109,7 +121,8 @@ def _engine_agent(options: Dict[str, Any]) -> Agent:
 
 def parse_agent_spec(text: str) -> AgentSpec:
     """Read ``kind[:key=value,...]``, e.g. ``random``, ``greedy:seed=2``, ``mcts:iterations=1000``,
-    ``engine:command=rosen engine,iterations=2000`` (any engine command speaking PROTOCOL.md)."""
+    ``engine:command=rosen engine,iterations=2000`` (any engine command speaking PROTOCOL.md),
+    ``alphabeta:depth=7``, ``expectimax:time_ms=200``."""
     if not isinstance(text, str):
         raise ArgumentTypeError(f"agent: expected a str like 'mcts:iterations=1000', got {type(text).__name__}", "agent")
     kind, _, rest = text.strip().partition(":")

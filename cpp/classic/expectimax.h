@@ -1,0 +1,62 @@
+// A sound expectimax for Rosenkoenig: a draw is a chance node whose value is the uniform average
+// over every card the pile can yield (R14: the pile's order is never read; the root's is hidden
+// first). Decision nodes maximise for the root mover's colour and minimise otherwise (R13: teams
+// share a colour), with alpha-beta windows; chance nodes prune with Ballard's Star1 and Star2
+// using evaluate()'s bounds [-kWinValue, +kWinValue] (a finished game). Iterative deepening runs
+// depth 1, 2, ... up to `depth`, or until `time_ms` is spent (then the deepest completed
+// iteration's move is played; depth 1 always completes); each iteration orders moves by the
+// transposition table's move (the previous iteration's best), then by the evaluation right after
+// the move (best for the mover first), then by legal_moves' order.
+//
+// The transposition table is keyed by a Zobrist hash of the public state only: board, crown,
+// hands, heroes, discard, the pile as a set, side to move and the rules (never the pile's order).
+// Its entries cut off only at the same remaining depth, so the value of a depth-N search is
+// exactly the depth-N expectimax value with or without the table (no search instability).
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <memory>
+
+#include "classic/params.h"
+#include "rosenkoenig/position.h"
+
+namespace rosen::classic {
+
+// Zobrist hash of the public state of pos (see above).
+uint64_t public_hash(const Position& pos);
+
+class Expectimax {
+public:
+    explicit Expectimax(const ExpectimaxParams& params);  // throws ArgumentError naming a bad field
+    ~Expectimax();
+    // Throws ArgumentError("position") if pos is over. Keeps the table between searches.
+    ClassicResult search(const Position& pos);
+    void reset();  // clears the table
+    const ExpectimaxParams& params() const { return params_; }
+
+private:
+    struct Entry;
+    double value(const Position& pos, int depth, double alpha, double beta);
+    enum class Mode { Root, Full, Probe };
+    double decision(const Position& pos, int depth, double alpha, double beta, Mode mode, Move* move_out,
+                    Move known_move = kNoMove, double known_value = 0);
+    double chance(const Position& pos, int depth, double alpha, double beta);
+    int order_moves(const Position& pos, Move tt_move, Move* out) const;
+    Entry* probe_table(uint64_t key);
+    void store(uint64_t key, int depth, double v, double alpha, double beta, Move best);
+    bool out_of_time();
+
+    ExpectimaxParams params_;
+    std::unique_ptr<Entry[]> table_;
+    uint64_t table_mask_ = 0;   // entries - 1 (a power of two); no table when table_ is null
+    uint64_t nodes_ = 0;
+    int root_colour_ = 0;
+    bool aborted_ = false;
+    bool limit_hit_ = false;    // this iteration met a depth-limited leaf or a table cut-off
+    std::chrono::steady_clock::time_point deadline_;
+    bool timed_ = false;
+    bool can_abort_ = false;  // the first iteration always completes
+    Move root_hint_ = kNoMove;  // the previous iteration's best move, searched first at the root
+};
+
+}  // namespace rosen::classic

@@ -1,0 +1,89 @@
+"""Reference opponents, searched in C++ (cpp/classic/): the peer's alpha-beta and a sound expectimax.
+
+Both value leaves alike, from the mover's colour (a 4-player team shares it, R13):
+``own points - opponent's points + hero_weight * (own heroes - opponent's heroes)`` (R11), a
+finished game +-1 000 000 or 0 (R12). Neither reads the pile's order (R14): the root's is hidden
+before anything else.
+
+- :class:`AlphaBetaAgent` is the algorithm of the strongest Rosenkoenig program we know (a Python
+  alpha-beta searcher from a 2024 thesis), re-implemented: fixed-depth alpha-beta minimax, no
+  move ordering, no transposition table, and a draw expanded by ONE sampled card per node.
+- :class:`ExpectimaxAgent` is the sound version: every draw averaged over all cards the pile can
+  yield, Star1/Star2 pruning, iterative deepening, move ordering and a transposition table.
+
+See docs/classic.md for exactly what each computes.
+
+>>> import rosen
+>>> agent = AlphaBetaAgent(depth=3, seed=1)
+>>> pos = rosen.Position.new(seed=2)
+>>> agent.choose(pos) in pos.legal_moves(), agent.last_stats.depth
+(True, 3.0)
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .. import _core
+from .._core import Move, Position
+from .base import DecisionStats
+
+
+class _ClassicAgent:
+    """Shared plumbing: one C++ searcher per agent, its last result and stats."""
+
+    name = "classic"
+
+    def __init__(self, searcher) -> None:
+        self._searcher = searcher
+        self.last_stats: Optional[DecisionStats] = None
+        self.last_value: Optional[float] = None  #: the last search's value, from the mover's colour
+
+    def choose(self, position: Position) -> Move:
+        result = self._searcher.search(position)
+        self.last_value = result.value
+        self.last_stats = DecisionStats(depth=float(result.depth), seldepth=result.depth, iterations=result.nodes,
+                                        time_ms=result.time_ms)
+        return Move(result.best_move)
+
+    def reset(self) -> None:
+        self._searcher.reset()
+        self.last_stats = None
+        self.last_value = None
+
+    def on_move(self, move: Move) -> None:
+        pass
+
+
+class AlphaBetaAgent(_ClassicAgent):
+    """The peer's alpha-beta: ``depth`` plies (1..20; every play, hero, draw and pass is one),
+    moves in the core's legal order, no table; a draw executes one card sampled from the cards the
+    pile can yield, a different sample at every node and search (reproducible from ``seed``).
+    ``last_stats.iterations`` counts the positions searched."""
+
+    name = "alphabeta"
+
+    def __init__(self, depth: int = 7, hero_weight: int = 30, seed: int = 0) -> None:
+        super().__init__(_core._AlphaBeta(depth=depth, hero_weight=hero_weight, seed=seed))
+        self.depth, self.hero_weight, self.seed = depth, hero_weight, seed
+
+    def __repr__(self) -> str:
+        return f"AlphaBetaAgent(depth={self.depth}, hero_weight={self.hero_weight}, seed={self.seed})"
+
+
+class ExpectimaxAgent(_ClassicAgent):
+    """A sound expectimax with one budget: ``depth`` plies (1..20) or ``time_ms`` (iterative
+    deepening plays the deepest completed iteration). ``tt_mb`` sizes the transposition table
+    (0 = none), kept from move to move and cleared by ``reset``. ``seed`` is accepted like every
+    agent's; the search uses no random numbers."""
+
+    name = "expectimax"
+
+    def __init__(self, depth: Optional[int] = None, time_ms: Optional[int] = None, hero_weight: int = 30,
+                 seed: int = 0, tt_mb: int = 16) -> None:
+        super().__init__(_core._Expectimax(depth=depth, time_ms=time_ms, hero_weight=hero_weight, seed=seed,
+                                           tt_mb=tt_mb))
+        self.depth, self.time_ms, self.hero_weight, self.seed, self.tt_mb = depth, time_ms, hero_weight, seed, tt_mb
+
+    def __repr__(self) -> str:
+        budget = f"depth={self.depth}" if self.depth is not None else f"time_ms={self.time_ms}"
+        return f"ExpectimaxAgent({budget}, hero_weight={self.hero_weight}, seed={self.seed}, tt_mb={self.tt_mb})"
