@@ -14,12 +14,4 @@ int evaluate(const Position& pos, int colour, int hero_weight) {
     return score(pos.tokens[colour]) - score(pos.tokens[colour ^ 1]) + hero_weight * heroes;
 }
 
-Position public_view(const Position& pos) {
-    Position view = pos;
-    hide_pile_order(view);
-    for (auto& card : view.order) card = 0;
-    view.rng_state = 0;
-    return view;
-}
-
 }  // namespace rosen::classic

@@ -16,8 +16,4 @@ constexpr double kUpperBound = kWinValue;
 
 int evaluate(const Position& pos, int colour, int hero_weight);
 
-// What a player may know of pos (R14), the first thing both searchers compute: the pile's order
-// forgotten (and its array and the position's private generator zeroed, so nothing can read them).
-Position public_view(const Position& pos);
-
 }  // namespace rosen::classic

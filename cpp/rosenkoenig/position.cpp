@@ -1,6 +1,7 @@
 #include "position.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "territory.h"
 
@@ -184,6 +185,14 @@ void apply_checked(Position& pos, Move m) {
 }
 
 void hide_pile_order(Position& pos) { pos.pile_ordered = false; }
+
+Position public_view(const Position& pos) {
+    Position view = pos;
+    hide_pile_order(view);
+    std::memset(view.order, 0, sizeof view.order);
+    view.rng_state = 0;
+    return view;
+}
 
 void normalise_pile(Position& pos) {
     if (pos.rules.reshuffle == Reshuffle::Eager && pos.pile_size == 0 && pos.discard) reshuffle_discard(pos);

@@ -77,6 +77,9 @@ void apply_checked(Position& pos, Move m);
 
 // Forget the order of the draw pile (what a player may know, R14).
 void hide_pile_order(Position& pos);
+// What a player may know of pos (R14), the first thing every search computes: the pile's order
+// forgotten, and its array and the position's private generator zeroed, so nothing can read them.
+Position public_view(const Position& pos);
 // R7 eager: an empty pile beside a non-empty discard is reshuffled at once.
 void normalise_pile(Position& pos);
 

@@ -43,20 +43,7 @@ int join_gain(Bitboard own, int sq) {
     return merged * merged - old_squares;
 }
 
-int split_loss(Bitboard theirs, int sq) {
-    const Bitboard territory = flood(bit(sq), theirs);
-    const int n = popcount(territory);
-    const Bitboard rest = territory & ~bit(sq);
-    Bitboard adjacent = neighbours(bit(sq)) & rest;
-    int kept = 0;
-    while (adjacent) {
-        const Bitboard piece = flood(adjacent & (~adjacent + 1), rest);
-        const int k = popcount(piece);
-        kept += k * k;
-        adjacent &= ~piece;
-    }
-    return n * n - kept;
-}
+int split_loss(Bitboard theirs, int sq) { return split_territory_loss(flood(bit(sq), theirs), sq); }
 
 namespace {
 

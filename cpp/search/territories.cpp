@@ -63,10 +63,9 @@ int Territories::join_gain(int colour, int sq) const {
     return merged * merged - (na * na + nb1 * nb1 + nc * nc + nd * nd);
 }
 
-int Territories::split_loss(int colour, int sq) const {
-    const uint8_t s = slot_[colour][sq];
-    const int n = size_[colour][s];
-    const Bitboard rest = squares_[colour][s] & ~bit(sq);
+int split_territory_loss(Bitboard territory, int sq) {
+    const int n = popcount(territory);
+    const Bitboard rest = territory & ~bit(sq);
     Bitboard adjacent = neighbours(bit(sq)) & rest;
     int kept = 0;
     while (adjacent) {
@@ -76,6 +75,10 @@ int Territories::split_loss(int colour, int sq) const {
         adjacent &= ~piece;
     }
     return n * n - kept;
+}
+
+int Territories::split_loss(int colour, int sq) const {
+    return split_territory_loss(squares_[colour][slot_[colour][sq]], sq);
 }
 
 void Territories::add(int colour, int sq) {

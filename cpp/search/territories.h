@@ -10,6 +10,10 @@
 
 namespace rosen::search {
 
+// The score a territory loses when its square sq is removed: it falls apart into the pieces
+// around sq (sq must be in `territory`, which must be connected).
+int split_territory_loss(Bitboard territory, int sq);
+
 class Territories {
 public:
     explicit Territories(const Position& pos);

@@ -29,14 +29,6 @@ bool same_public_state(const Position& a, const Position& b) {
            a.crown == b.crown && a.to_move == b.to_move && a.over == b.over && a.rules == b.rules;
 }
 
-Position public_view(const Position& pos) {
-    Position q = pos;
-    hide_pile_order(q);
-    // Forget what a player may not know, so that nothing downstream could depend on it (R14).
-    std::memset(q.order, 0, sizeof q.order);
-    q.rng_state = 0;
-    return q;
-}
 
 Tree::Tree(uint64_t limit) : limit_(limit) {}
 

@@ -87,7 +87,5 @@ private:
 
 // The same public state (R14): everything but the pile order and the private generator state.
 bool same_public_state(const Position& a, const Position& b);
-// A copy that holds only what a player may know: pile order hidden and forgotten.
-Position public_view(const Position& pos);
 
 }  // namespace rosen::search
