@@ -19,7 +19,7 @@ def start():
 def test_default_params_repr_round_trips():
     p = rosen.SearchParams()
     assert p.iterations == 1000 and p.time_ms == 0 and p.rollout == "heuristic" and p.reward == "win"
-    assert p.threads == 1 and p.seed == 0 and p.max_tree_size == 1_000_000 and p.rollout_cutoff == 0
+    assert p.threads == 1 and p.seed == 0 and p.max_tree_size == 1_000_000 and p.rollout_cutoff == 10
     assert eval(repr(p), {"SearchParams": rosen.SearchParams}) == p
     assert pickle.loads(pickle.dumps(p)) == p
     assert p.replace(seed=4).seed == 4 and p.seed == 0
@@ -162,12 +162,12 @@ def _one_playout(pos, **kwargs):
 def test_cutoff_and_margin_rewards_shape_the_value():
     # One playout's value tells which reward was used, so a parameter that was ignored fails here.
     pos = midgame()
-    win, margin = _one_playout(pos)
+    win, margin = _one_playout(pos, rollout_cutoff=0)
     assert win in (0.0, 0.5, 1.0)  # a finished game: 1 / 1/2 / 0 (R12)
     squash = lambda m: 0.5 + 0.5 * math.tanh(m / 30.0)  # noqa: E731 - the documented shaping
-    only_margin, margin_again = _one_playout(pos, reward="margin")
+    only_margin, margin_again = _one_playout(pos, rollout_cutoff=0, reward="margin")
     assert margin_again == pytest.approx(margin) and only_margin == pytest.approx(squash(margin), abs=1e-5)
-    blended, _ = _one_playout(pos, margin_weight=0.3)
+    blended, _ = _one_playout(pos, rollout_cutoff=0, margin_weight=0.3)
     assert blended == pytest.approx(0.7 * win + 0.3 * squash(margin), abs=1e-5)
     # A cut-off playout stops after one ply: the value is the evaluation's sigmoid, strictly
     # between 0 and 1, and the margin is the position's margin then, not the game's end.

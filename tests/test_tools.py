@@ -22,3 +22,14 @@ def test_regression_gate_runs_both_matches(capsys):
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2 and "iterations=30" in out[0] and "time_ms=3" in out[1]
     assert all(line.startswith(("ok", "FAIL")) for line in out)
+
+
+def test_the_golden_files_are_what_regenerate_writes():
+    # tests/golden/regenerate.py is the documented way to renew the golden files after a
+    # deliberate change; it must run, and today it must reproduce them exactly.
+    spec = importlib.util.spec_from_file_location("regenerate", TOOLS.parent / "tests" / "golden" / "regenerate.py")
+    regenerate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(regenerate)
+    golden = TOOLS.parent / "tests" / "golden"
+    assert regenerate.deals() == (golden / "deals.txt").read_text()
+    assert regenerate.engine_bench() == (golden / "engine_bench.txt").read_text()

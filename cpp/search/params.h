@@ -30,7 +30,7 @@ struct SearchParams {
     double exploration = 0.5;     // UCT constant c in q + c * sqrt(ln N / n), rewards in [0, 1]
     double prior_weight = 0.0;    // progressive bias: + prior_weight * prior / (n + 1) in selection
     RolloutPolicy rollout = RolloutPolicy::Heuristic;
-    int rollout_cutoff = 0;       // plies after which a rollout stops and is evaluated; 0 = play to the end
+    int rollout_cutoff = 10;      // plies after which a rollout stops and is evaluated; 0 = play to the end
     RewardKind reward = RewardKind::Win;
     double margin_weight = 0.0;   // with Win: reward = (1 - w) * win + w * squashed margin, w in [0, 1]
     int threads = 1;              // root parallelism: one tree per thread, statistics merged at the root
@@ -38,12 +38,13 @@ struct SearchParams {
     uint64_t max_tree_size = 1'000'000;  // tree nodes over all threads; expansion stops when it is reached
 
     // Game knowledge of the heuristic policy and of the cut-off evaluation (evaluator.h), in score
-    // points (R11). Defaults come from the tuning runs recorded in docs/search.md.
+    // points (R11). Defaults come from the tuning runs recorded in docs/search.md; the cut-off
+    // (10 plies, eval_scale 10) from the matches of docs/strength.md ("Cut-off rollouts").
     double temperature = 4.0;     // softmax temperature over move values; lower is greedier
     double hero_cost = 25.0;      // what spending a hero is worth when nothing else changes
     double draw_value = 2.0;      // value of drawing (a fuller hand) against a play
     double block_weight = 1.0;    // share of what the opponent would gain on a square, for taking it
-    double eval_scale = 20.0;     // margin (points) that makes a cut-off position about a 73% win
+    double eval_scale = 10.0;     // margin (points) that makes a cut-off position about a 73% win
 };
 
 // A pointer to one field of SearchParams, by its type.

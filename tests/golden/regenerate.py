@@ -47,7 +47,7 @@ def perft_table() -> list:
 def engine_bench() -> str:
     """The machine-independent part of `rosen engine`'s bench summary: nodes and signature."""
     result = bench()
-    return f"nodes {result.nodes} signature {result.signature:016x}\n"
+    return f"nodes {result.iterations} signature {result.signature:016x}\n"
 
 
 if __name__ == "__main__":
