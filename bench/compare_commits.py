@@ -9,8 +9,9 @@ load, and prints per benchmark the median of the paired ratios new/old with thei
 - random games per second, one thread (``rosen.random_play(games, seed, threads=1)``);
 - batch scoring of 10 000 end-of-game boards (``rosen.score_boards``; the boards of
   bench/conftest.py: 2 000 seeded games played to the end, tiled five times);
-- UCT iterations per second with random rollouts
-  (``rosen.search(pos, iterations=N, rollout="random", seed=...)`` -> ``.nps``);
+- plain UCT's iterations per second: random rollouts played to the end
+  (``rosen.search(pos, iterations=N, rollout="random", rollout_cutoff=0, seed=...)`` -> ``.nps``;
+  ``rollout_cutoff=0`` because the default cut-off changed after 4e9f30e);
 - the default search's iterations per second (``rosen.search(pos, iterations=N)``).
 
 Only APIs present in both versions are used. Every repetition also compares what the two
@@ -81,7 +82,7 @@ elif bench == "boards":
     np.save(cfg["boards"], np.ascontiguousarray(np.tile(np.stack(boards), (5, 1, 1))))
     out = {}
 else:
-    kwargs = {"rollout": "random"} if bench == "uct_random" else {}
+    kwargs = {"rollout": "random", "rollout_cutoff": 0} if bench == "uct_random" else {}
     pos = rosen.Position.new(seed=1)
     rosen.search(pos, iterations=2000, seed=seed + 1, **kwargs)
     res = rosen.search(pos, iterations=cfg["iterations"], seed=seed, **kwargs)
@@ -93,7 +94,7 @@ BENCHES = [
     # key, label, unit
     ("random_play", "random games, one thread", "games/s"),
     ("score_boards", "batch scoring, 10 000 end-of-game boards", "boards/s"),
-    ("uct_random", "UCT, random rollouts", "iterations/s"),
+    ("uct_random", "plain UCT, random rollouts to the end", "iterations/s"),
     ("uct_default", "UCT, default search", "iterations/s"),
 ]
 
