@@ -116,7 +116,7 @@ class MoveInfo(NamedTuple):
     visits: int
     winrate: float   #: mean reward 0..1 (1 = a sure win for the mover)
     prior: float     #: the heuristic policy's probability (uniform with rollout="random")
-    score: float     #: expected final score margin, own minus opponent (R11)
+    score: float     #: expected score margin where rollouts end (R11), own minus opponent
     pv: List[Move]   #: this move and the most visited line after it, to the first draw
 
 
