@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import ndimage
+from bench_territory import scipy_scores
 
 import rosen
 
@@ -31,20 +31,10 @@ def _boards(density: float, n: int = 10_000) -> np.ndarray:
                       p=[1 - density, density / 2, density / 2])
 
 
-def _scipy_scores(boards: np.ndarray) -> np.ndarray:
-    out = np.zeros((len(boards), 2), np.int64)
-    for i, board in enumerate(boards):
-        for c, colour in enumerate((1, 2)):
-            labels, _ = ndimage.label(board == colour)
-            sizes = np.bincount(labels.ravel())[1:]
-            out[i, c] = (sizes * sizes).sum()
-    return out
-
-
 @pytest.mark.parametrize("density", [0.4, 0.95], ids=["sparse", "dense"])
 def test_batch_scoring_by_density(benchmark, density):
     boards = _boards(density)
     result = benchmark(rosen.score_boards, boards)
     benchmark.extra_info["boards_per_second"] = len(boards) / benchmark.stats.stats.mean
-    assert (result.score[:300] == _scipy_scores(boards[:300])).all()
+    assert (result.score[:300] == scipy_scores(boards[:300])).all()
     assert (result.tokens.sum(axis=1) == (boards != 0).sum(axis=(1, 2))).all()
