@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Build the extension with sanitizers into its own directory and run the test suite under them.
+#
+#   tools/sanitize.sh asan [pytest args]   AddressSanitizer + UndefinedBehaviorSanitizer, whole suite
+#   tools/sanitize.sh tsan [pytest args]   ThreadSanitizer, the tests that run threads (see below)
+#
+# Nothing here touches the normal install: the instrumented build lives in build/sanitize-<kind>/
+# (cmake build dir, a staged copy of the package in site/, and a small venv without pip that
+# borrows numpy, pytest, hypothesis and scipy from the interpreter that runs this script,
+# $PYTHON or python3, without the .pth hooks of an editable rosen install there). The venv's
+# `rosen` console script runs the instrumented build too, so tests that start it in a
+# subprocess are covered. Details and measured times: docs/reliability.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+KIND=${1:-}
+case "$KIND" in
+  asan) SANITIZE="address,undefined"; RUNTIMES="libasan.so libubsan.so" ;;
+  tsan) SANITIZE="thread"; RUNTIMES="libtsan.so" ;;
+  *) echo "usage: tools/sanitize.sh asan|tsan [pytest args]" >&2; exit 2 ;;
+esac
+shift
+
+PY=${PYTHON:-python3}
+CXX=${CXX:-g++}
+BUILD=$ROOT/build/sanitize-$KIND
+JOBS=${JOBS:-$(nproc)}
+mkdir -p "$BUILD"
+
+# -- build --------------------------------------------------------------------------------------
+PYBIND11_DIR=$("$PY" -c 'import pybind11; print(pybind11.get_cmake_dir())')
+GEN=()
+if command -v ninja >/dev/null || "$PY" -c 'import ninja' 2>/dev/null; then
+  command -v ninja >/dev/null || PATH="$("$PY" -c 'import ninja, os; print(ninja.BIN_DIR)'):$PATH"
+  GEN=(-G Ninja)
+fi
+if [ ! -f "$BUILD/cmake/CMakeCache.txt" ]; then
+  cmake -S "$ROOT" -B "$BUILD/cmake" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_COMPILER="$CXX" -DROSEN_SANITIZE="$SANITIZE" \
+    -DPython_EXECUTABLE="$(command -v "$PY")" -Dpybind11_DIR="$PYBIND11_DIR" >"$BUILD/cmake.log"
+fi
+cmake --build "$BUILD/cmake" -j "$JOBS" --target _core
+
+# -- stage the package: the sources as they are now, plus the instrumented extension ------------
+rm -rf "$BUILD/site" && mkdir -p "$BUILD/site/rosen"
+cp -r "$ROOT/python/rosen/." "$BUILD/site/rosen/"
+find "$BUILD/site/rosen" -name '__pycache__' -prune -exec rm -rf {} +
+cp "$BUILD"/cmake/_core*.so "$BUILD/site/rosen/"
+
+# -- a venv without pip whose .pth borrows the test dependencies ---------------------------------
+if [ ! -x "$BUILD/venv/bin/python" ]; then
+  "$PY" -m venv --without-pip "$BUILD/venv"
+fi
+SITE=$("$BUILD/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+# Plain path lines only: the borrowed directories' own .pth files (an editable rosen's import
+# hook among them) are not run, so `import rosen` finds the staged copy and nothing else.
+"$PY" - "$SITE/_rosen_sanitize_deps.pth" "$BUILD/site" <<'PYEOF'
+import importlib, os, sys
+out, staged = sys.argv[1], sys.argv[2]
+dirs = [staged]
+for name in ("numpy", "pytest", "_pytest", "pluggy", "hypothesis", "scipy", "pytest_benchmark", "iniconfig",
+             "packaging", "attr", "sortedcontainers", "cpuinfo", "py"):
+    try:
+        mod = importlib.import_module(name)
+    except ImportError:
+        continue
+    d = os.path.dirname(os.path.dirname(os.path.abspath(mod.__file__))) if mod.__file__.endswith("__init__.py") \
+        else os.path.dirname(os.path.abspath(mod.__file__))
+    if d not in dirs:
+        dirs.append(d)
+open(out, "w").write("\n".join(dirs) + "\n")
+PYEOF
+cat >"$BUILD/venv/bin/rosen" <<PYEOF
+#!$BUILD/venv/bin/python
+import sys
+from rosen.cli import main
+sys.exit(main())
+PYEOF
+chmod +x "$BUILD/venv/bin/rosen"
+
+# -- runtime -------------------------------------------------------------------------------------
+PRELOAD=""
+for lib in $RUNTIMES; do
+  path=$("$CXX" -print-file-name="$lib")
+  [ -f "$path" ] || { echo "sanitize.sh: $CXX has no $lib" >&2; exit 2; }
+  PRELOAD="$PRELOAD${PRELOAD:+:}$path"
+done
+LOGDIR=$BUILD/reports
+rm -rf "$LOGDIR" && mkdir -p "$LOGDIR"
+# CPython keeps its own allocations alive until exit, so leak reports are noise (detect_leaks=0).
+# Every report stops the process with a non-zero status (halt_on_error) and the report text
+# also lands in $LOGDIR, named by pid, for the tests that run rosen in a subprocess.
+export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=0:exitcode=86:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=0:log_path=$LOGDIR/asan"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=87:log_path=$LOGDIR/ubsan"
+export TSAN_OPTIONS="halt_on_error=1:exitcode=88:second_deadlock_stack=1:log_path=$LOGDIR/tsan"
+export PATH="$BUILD/venv/bin:$PATH"
+export PYTHONDONTWRITEBYTECODE=1
+export PYTHONPATH=""
+# pymalloc hides heap errors in Python objects from ASan; the plain allocator shows them.
+export PYTHONMALLOC=malloc
+
+CHECK='import rosen, rosen._core, sys; f = rosen._core.__file__; print(f); sys.exit(0 if f.startswith(sys.argv[1]) else 1)'
+if ! LD_PRELOAD="$PRELOAD" "$BUILD/venv/bin/python" -c "$CHECK" "$BUILD/site" >/dev/null; then
+  echo "sanitize.sh: the staged build is not the rosen that python imports" >&2; exit 2
+fi
+
+if [ "$KIND" = tsan ]; then
+  # The tests that run C++ on more than one thread: search with threads=2 (root-parallel trees
+  # and the merge), random_play(threads=2), the engine's search thread (stop/isready while it
+  # runs, threads=2 option, tree reuse across go), the Searcher's stop from another thread,
+  # and matches played on worker threads. The rest of the suite runs one thread at a time and
+  # has nothing for TSan to see.
+  DEFAULT=(tests/test_search.py tests/test_search_engine.py tests/test_randomplay.py
+           tests/test_engine_protocol.py tests/test_engine_hostile.py tests/test_engine_r14.py
+           tests/test_match.py -k "thread or stop or search or random_play or go or infinite or isready")
+else
+  DEFAULT=()
+fi
+if [ $# -eq 0 ]; then set -- "${DEFAULT[@]}"; fi
+
+start=$(date +%s)
+status=0
+# setarch -R: TSan's shadow memory needs the fixed layout that address randomisation can break.
+RUN=()
+if [ "$KIND" = tsan ] && command -v setarch >/dev/null; then RUN=(setarch "$(uname -m)" -R); fi
+LD_PRELOAD="$PRELOAD" "${RUN[@]}" "$BUILD/venv/bin/python" -m pytest -p no:cacheprovider -q "$@" || status=$?
+end=$(date +%s)
+
+reports=$(ls "$LOGDIR" 2>/dev/null | wc -l)
+if [ "$reports" -gt 0 ]; then
+  echo "sanitize.sh: $reports sanitizer report file(s) in $LOGDIR:" >&2
+  head -n 60 "$LOGDIR"/* >&2
+  [ $status -ne 0 ] || status=1
+fi
+echo "sanitize.sh: $KIND finished in $((end - start)) s with status $status"
+exit $status
