@@ -12,7 +12,6 @@ Oracle: every call returns or raises ValueError/TypeError (_common.ALLOWED), and
 """
 from __future__ import annotations
 
-import copyreg
 import os
 import pickle
 import sys
@@ -28,14 +27,12 @@ import rosen  # noqa: E402
 MAX_MOVES = 8
 
 
-class _Hostile:
-    """Pickles as ``cls`` with an arbitrary state: what unpickling a tampered file does."""
-
-    def __init__(self, cls, state):
-        self.cls, self.state = cls, state
-
-    def __reduce_ex__(self, protocol):
-        return (copyreg.__newobj__, (self.cls,), self.state)
+def _hostile_pickle(cls, state) -> bytes:
+    """The bytes a tampered pickle of ``cls`` with this state would hold: NEWOBJ, then BUILD, which
+    calls ``__setstate__(state)`` exactly as unpickling a saved Move or Position does."""
+    body = pickle.dumps(state, protocol=2)[2:-1]  # without PROTO and STOP
+    name = f"{cls.__module__}\n{cls.__qualname__}\n".encode()
+    return b"\x80\x02c" + name + b")\x81" + body + b"b."
 
 
 def _roundtrip_position(pos: "rosen.Position", kwargs: dict) -> None:
@@ -131,7 +128,7 @@ def one_input(data: bytes) -> None:
             if skip_known() and not _well_shaped(cls, hostile_state):
                 continue  # K5
             try:
-                blob = pickle.dumps(_Hostile(cls, hostile_state))
+                blob = _hostile_pickle(cls, hostile_state)
             except (pickle.PicklingError, TypeError, AttributeError):
                 continue  # a state that Python cannot pickle in the first place
             attempt(pickle.loads, blob)

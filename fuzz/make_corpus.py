@@ -184,7 +184,45 @@ def engine_corpus():
     return [b"\0" + s.encode() for s in sessions]
 
 
+def known_inputs():
+    """Reproducers of the findings in _common.KNOWN, as target inputs: fuzz/known/<target>/<id>.
+    They fail (or crash) while the finding is open; replay with
+    ``ROSEN_FUZZ_KNOWN=check python fuzz/run.py --replay fuzz/known/<target>/<id>``."""
+    from _common import INTERESTING_FLOATS
+    from fuzz_search import FIELDS
+    fen = rosen.Position.new(seed=1).fen().encode()
+
+    def search_float(name, v, **extra):
+        out = bytes([1, 0])
+        for field in FIELDS:
+            if field == name:
+                out += b"\x01\x01\x00" + bytes([INTERESTING_FLOATS.index(v)])
+            elif field in extra:  # a small int field
+                out += b"\x01\x01" + struct.pack("<H", extra[field])
+            else:
+                out += b"\0"
+        return out
+
+    board = np.zeros((9, 9), np.int8)
+    board[4, 4] = 1
+    return {
+        "search": {"K1-temperature-1e-50": search_float("temperature", 1e-50, iterations=200),
+                   "K1-draw-value-1e39": search_float("draw_value", 1e39, iterations=200),
+                   "K1-eval-scale-1e-46": search_float("eval_scale", 1e-46, iterations=200, rollout_cutoff=1)},
+        "position": {"K2-surrogate-move": b"\0\0" + fen + b"\nN\xff1",
+                     "K5-unpickle-move-int-state": b"\0\x01\x01\x00\x01\x05" + fen},
+        "score": {"K3-winners-single-board": bytes([0, 2, 9, 9]) + board.tobytes()},
+        "lovagok": {"F1-result-further-zero": b"\x00\x00\x04\x00\x04\x00\x01\x00"},
+    }
+
+
 def main() -> None:
+    for target, files in known_inputs().items():
+        folder = os.path.join(HERE, "known", target)
+        os.makedirs(folder, exist_ok=True)
+        for name, data in files.items():
+            with open(os.path.join(folder, name), "wb") as fh:
+                fh.write(data)
     write("position", position_corpus())
     write("search", search_corpus())
     write("score", score_corpus())

@@ -109,7 +109,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--target", default="all", help=f"one of {', '.join(TARGETS)} or all")
     ap.add_argument("--seconds", type=float, default=60, help="time budget per target")
-    ap.add_argument("--known", choices=("skip", "check"), default="skip",
+    ap.add_argument("--known", choices=("skip", "check"), default=os.environ.get("ROSEN_FUZZ_KNOWN", "skip"),
                     help="skip (default): steer around the known findings of _common.KNOWN; check: include them")
     ap.add_argument("--keep", help="keep the learned corpus in DIR/<target> instead of a scratch folder")
     ap.add_argument("--python", default=sys.executable, help="interpreter with rosen and atheris")

@@ -3,6 +3,8 @@
 #
 #   tools/sanitize.sh asan [pytest args]   AddressSanitizer + UndefinedBehaviorSanitizer, whole suite
 #   tools/sanitize.sh tsan [pytest args]   ThreadSanitizer, the tests that run threads (see below)
+#   tools/sanitize.sh fuzz                 clang + libFuzzer coverage (-DROSEN_FUZZ=ON), no tests:
+#                                          fuzz/run.py --python build/sanitize-fuzz/venv/bin/python
 #
 # Nothing here touches the normal install: the instrumented build lives in build/sanitize-<kind>/
 # (cmake build dir, a staged copy of the package in site/, and a small venv without pip that
@@ -18,8 +20,10 @@ KIND=${1:-}
 case "$KIND" in
   asan) SANITIZE="address,undefined"; RUNTIMES="libasan.so libubsan.so" ;;
   tsan) SANITIZE="thread"; RUNTIMES="libtsan.so" ;;
-  *) echo "usage: tools/sanitize.sh asan|tsan [pytest args]" >&2; exit 2 ;;
+  fuzz) SANITIZE=""; RUNTIMES=""; FUZZ=ON; CXX=${CXX:-clang++} ;;
+  *) echo "usage: tools/sanitize.sh asan|tsan|fuzz [pytest args]" >&2; exit 2 ;;
 esac
+FUZZ=${FUZZ:-OFF}
 shift
 
 PY=${PYTHON:-python3}
@@ -37,7 +41,7 @@ if command -v ninja >/dev/null || "$PY" -c 'import ninja' 2>/dev/null; then
 fi
 if [ ! -f "$BUILD/cmake/CMakeCache.txt" ]; then
   cmake -S "$ROOT" -B "$BUILD/cmake" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Debug \
-    -DCMAKE_CXX_COMPILER="$CXX" -DROSEN_SANITIZE="$SANITIZE" \
+    -DCMAKE_CXX_COMPILER="$CXX" -DROSEN_SANITIZE="$SANITIZE" -DROSEN_FUZZ="$FUZZ" \
     -DPython_EXECUTABLE="$(command -v "$PY")" -Dpybind11_DIR="$PYBIND11_DIR" >"$BUILD/cmake.log"
 fi
 cmake --build "$BUILD/cmake" -j "$JOBS" --target _core
@@ -59,7 +63,7 @@ SITE=$("$BUILD/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths(
 import importlib, os, sys
 out, staged = sys.argv[1], sys.argv[2]
 dirs = [staged]
-for name in ("numpy", "pytest", "_pytest", "pluggy", "hypothesis", "scipy", "pytest_benchmark", "iniconfig",
+for name in ("atheris", "numpy", "pytest", "_pytest", "pluggy", "hypothesis", "scipy", "pytest_benchmark", "iniconfig",
              "packaging", "attr", "sortedcontainers", "cpuinfo", "py"):
     try:
         mod = importlib.import_module(name)
@@ -99,6 +103,14 @@ export PYTHONDONTWRITEBYTECODE=1
 export PYTHONPATH=""
 # pymalloc hides heap errors in Python objects from ASan; the plain allocator shows them.
 export PYTHONMALLOC=malloc
+
+if [ "$KIND" = fuzz ]; then
+  # The instrumented extension needs libFuzzer's coverage callbacks, which atheris provides
+  # once it is loaded (fuzz/_atheris_main.py imports it first): nothing to test here.
+  echo "sanitize.sh: built $BUILD/site/rosen; fuzz with:"
+  echo "  python fuzz/run.py --python $BUILD/venv/bin/python --target all --seconds 60"
+  exit 0
+fi
 
 CHECK='import rosen, rosen._core, sys; f = rosen._core.__file__; print(f); sys.exit(0 if f.startswith(sys.argv[1]) else 1)'
 if ! LD_PRELOAD="$PRELOAD" "$BUILD/venv/bin/python" -c "$CHECK" "$BUILD/site" >/dev/null; then
