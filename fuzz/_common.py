@@ -66,6 +66,8 @@ KNOWN = {
     # Found by these fuzz targets (docs/reliability.md lists them with reproducers):
     "F1-result-further-zero": "rosen.lovagok.Result(3, 3, 0) is accepted (further=0 taken as none) but keeps "
                               "further=0 and prints as '3330', which parse_combination rejects",
+    "F2-search-exploration-huge": "exploration above float32's range (3.5e38, 1e39) segfaults rosen.search on "
+                                  "some positions (same family as K1)",
 }
 
 

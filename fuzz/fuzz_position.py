@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 if __name__ == "__main__":  # fuzzing: atheris instruments rosen before this module imports it
     from _atheris_main import fuzz_main
     sys.exit(fuzz_main(__file__))
-from _common import Input, attempt, check, no_surrogates, skip_known, value  # noqa: E402
+from _common import Input, attempt, check, has_surrogate, no_surrogates, skip_known, value  # noqa: E402
 
 import rosen  # noqa: E402
 
@@ -135,6 +135,8 @@ def one_input(data: bytes) -> None:
 
 
 def _well_shaped(cls, state) -> bool:
+    if any(isinstance(x, str) and has_surrogate(x) for x in state):
+        return False  # K2
     if cls is rosen.Move:
         return len(state) == 1 and isinstance(state[0], str)
     return (len(state) == 3 and isinstance(state[0], str) and isinstance(state[1], str)

@@ -35,8 +35,9 @@ FIELDS = ("exploration", "prior_weight", "rollout", "rollout_cutoff", "reward", 
           "time_ms")
 #: Budget caps for the search call (not for SearchParams).
 CAPS = {"iterations": 200, "time_ms": 30, "threads": 2, "max_nodes": 20_000}
-#: K1: while it is open, finite floats are kept within float32's comfortable range.
-K1_FIELDS = ("temperature", "hero_cost", "draw_value", "block_weight", "eval_scale")
+#: K1 (and F2, exploration): while they are open, finite floats are kept within float32's range.
+K1_FIELDS = ("temperature", "hero_cost", "draw_value", "block_weight", "eval_scale", "exploration", "prior_weight",
+             "margin_weight")
 K1_MAX, K1_MIN = 1e37, 1e-37
 
 

@@ -4,6 +4,7 @@
     python fuzz/run.py --target all --seconds 60
     python fuzz/run.py --target search --seconds 300 --known check
     python fuzz/run.py --replay fuzz/findings/search/crash-...   # one input, no atheris needed
+    tools/sanitize.sh fuzz && python fuzz/run.py --native ...     # C++ coverage too (clang)
 
 Each target runs in its own atheris (libFuzzer) process, starting from a scratch copy of its
 committed corpus (fuzz/corpus/<target>/, which is never written to; --keep DIR keeps what was
@@ -112,12 +113,21 @@ def main(argv=None) -> int:
     ap.add_argument("--known", choices=("skip", "check"), default=os.environ.get("ROSEN_FUZZ_KNOWN", "skip"),
                     help="skip (default): steer around the known findings of _common.KNOWN; check: include them")
     ap.add_argument("--keep", help="keep the learned corpus in DIR/<target> instead of a scratch folder")
-    ap.add_argument("--python", default=sys.executable, help="interpreter with rosen and atheris")
+    ap.add_argument("--python", help="interpreter with rosen and atheris (default: this one; with --native: "
+                                     "build/sanitize-fuzz/venv/bin/python)")
+    ap.add_argument("--native", action="store_true",
+                    help="the C++ extension is instrumented too (build it first: tools/sanitize.sh fuzz)")
     ap.add_argument("--replay", help="run one saved input through its target and exit")
     ap.add_argument("extra", nargs="*", help="more libFuzzer flags, after --")
     args = ap.parse_args(argv)
     if args.replay:
         return replay(args.replay, args.known)
+    python = args.python or sys.executable
+    if args.native:
+        os.environ["ROSEN_FUZZ_NATIVE"] = "1"
+        python = args.python or os.path.join(os.path.dirname(HERE), "build", "sanitize-fuzz", "venv", "bin", "python")
+        if not os.path.exists(python):
+            ap.error(f"--native: {python} is missing; build it with tools/sanitize.sh fuzz")
     names = TARGETS if args.target == "all" else tuple(args.target.split(","))
     for n in names:
         if n not in TARGETS:
@@ -126,7 +136,7 @@ def main(argv=None) -> int:
     for n in names:
         print(f"fuzzing {n} for {args.seconds:g} s ...", flush=True)
         keep = os.path.join(args.keep, n) if args.keep else None
-        results.append(fuzz_target(n, args.seconds, args.known, keep, args.python, args.extra))
+        results.append(fuzz_target(n, args.seconds, args.known, keep, python, args.extra))
     print(f"\n{'target':<10}{'seconds':>9}{'inputs':>12}{'inputs/s':>10}  findings")
     for r in results:
         rate = r["runs"] / r["seconds"] if r["seconds"] else 0

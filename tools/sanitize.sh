@@ -12,7 +12,11 @@
 # $PYTHON or python3, without the .pth hooks of an editable rosen install there). The venv's
 # `rosen` console script runs the instrumented build too, so tests that start it in a
 # subprocess are covered. Details and measured times: docs/reliability.md.
+#
+# ASSERTIONS=0 leaves out libstdc++'s precondition checks (_GLIBCXX_ASSERTIONS, on by default).
 set -euo pipefail
+# The whole script is one block, read before it runs: editing it during a run cannot derail it.
+{
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
@@ -39,11 +43,12 @@ if command -v ninja >/dev/null || "$PY" -c 'import ninja' 2>/dev/null; then
   command -v ninja >/dev/null || PATH="$("$PY" -c 'import ninja, os; print(ninja.BIN_DIR)'):$PATH"
   GEN=(-G Ninja)
 fi
-if [ ! -f "$BUILD/cmake/CMakeCache.txt" ]; then
-  cmake -S "$ROOT" -B "$BUILD/cmake" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Debug \
-    -DCMAKE_CXX_COMPILER="$CXX" -DROSEN_SANITIZE="$SANITIZE" -DROSEN_FUZZ="$FUZZ" \
-    -DPython_EXECUTABLE="$(command -v "$PY")" -Dpybind11_DIR="$PYBIND11_DIR" >"$BUILD/cmake.log"
-fi
+ASSERT=ON
+[ "${ASSERTIONS:-1}" = 0 ] && ASSERT=OFF
+[ -f "$BUILD/cmake/CMakeCache.txt" ] && GEN=()  # the generator is fixed at the first configure
+cmake -S "$ROOT" -B "$BUILD/cmake" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_COMPILER="$CXX" -DROSEN_SANITIZE="$SANITIZE" -DROSEN_FUZZ="$FUZZ" -DROSEN_SANITIZE_ASSERTIONS="$ASSERT" \
+  -DPython_EXECUTABLE="$(command -v "$PY")" -Dpybind11_DIR="$PYBIND11_DIR" >"$BUILD/cmake.log"
 cmake --build "$BUILD/cmake" -j "$JOBS" --target _core
 
 # -- stage the package: the sources as they are now, plus the instrumented extension ------------
@@ -118,14 +123,27 @@ if ! LD_PRELOAD="$PRELOAD" "$BUILD/venv/bin/python" -c "$CHECK" "$BUILD/site" >/
 fi
 
 if [ "$KIND" = tsan ]; then
-  # The tests that run C++ on more than one thread: search with threads=2 (root-parallel trees
-  # and the merge), random_play(threads=2), the engine's search thread (stop/isready while it
-  # runs, threads=2 option, tree reuse across go), the Searcher's stop from another thread,
-  # and matches played on worker threads. The rest of the suite runs one thread at a time and
-  # has nothing for TSan to see.
-  DEFAULT=(tests/test_search.py tests/test_search_engine.py tests/test_randomplay.py
-           tests/test_engine_protocol.py tests/test_engine_hostile.py tests/test_engine_r14.py
-           tests/test_match.py -k "thread or stop or search or random_play or go or infinite or isready")
+  # The tests in which C++ runs on more than one thread, or on a thread other than the caller's:
+  # - the Searcher: stop() from another thread, stop before search, GIL released while it runs,
+  #   tree reuse, threads=3 trees of which two never iterate (all of test_search_engine.py);
+  # - the engine, whose every `go` searches on its own thread while the main thread answers
+  #   isready/stop/position (all of test_engine_protocol.py; the pipe tests that stop or quit a
+  #   running search in a `rosen engine` subprocess, which runs under TSan too);
+  # - root parallelism: search with threads=2 (trees and the merge), random_play(threads=2),
+  #   matches on 2-3 worker threads, score_boards on a worker thread with the GIL released.
+  # The rest of the suite calls C++ from one thread at a time: nothing there for TSan to see.
+  DEFAULT=(tests/test_search_engine.py tests/test_engine_protocol.py
+           tests/test_engine_pipe.py::test_stop_ends_an_infinite_search_quickly
+           tests/test_engine_pipe.py::test_quit_during_a_search_exits_cleanly
+           tests/test_engine_pipe.py::test_end_of_input_lets_a_finite_search_finish
+           tests/test_engine_pipe.py::test_end_of_input_stops_an_infinite_search
+           tests/test_search.py::test_node_limit_is_respected_per_thread_in_total
+           tests/test_search.py::test_two_threads_search_and_merge
+           tests/test_randomplay.py::test_random_play_is_seeded_and_independent_of_threads
+           tests/test_randomplay.py::test_cli_randomplay_json
+           tests/test_match.py::test_same_seed_same_match_and_threads_do_not_matter
+           tests/test_match.py::test_sprt_stops_early_and_threads_do_not_change_where
+           tests/test_territory.py::test_batch_releases_the_gil)
 else
   DEFAULT=()
 fi
@@ -147,3 +165,4 @@ if [ "$reports" -gt 0 ]; then
 fi
 echo "sanitize.sh: $KIND finished in $((end - start)) s with status $status"
 exit $status
+}
