@@ -14,6 +14,7 @@ Oracle: every call returns or raises ValueError/TypeError, and
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import sys
 
@@ -127,6 +128,14 @@ def _check_result(r) -> None:
     check(L.Result(*tuple(r)) == r, f"Result(*{tuple(r)}) != {r!r}")
 
 
+def _check_formatted(text) -> None:
+    if "0" in text and skip_known():
+        return  # F1
+    ok, back = attempt(L.parse_combination, text)
+    check(ok, f"format_combination gave {text!r}, which does not parse: {back!r}")
+    _check_result(back)
+
+
 def _check_p(p) -> None:
     check(isinstance(p, float) and math.isfinite(p) and -1e-12 <= p <= 1 + 1e-12, f"probability {p!r}")
 
@@ -149,7 +158,8 @@ def _check_roll(faces) -> None:
 
 
 def _check_mask(mask) -> None:
-    check(isinstance(mask, int) and 0 <= mask < 32, f"parse_dice_cards gave {mask!r}")
+    # A numpy array of cards gives a numpy integer mask: an int in all but type, so accepted.
+    check(isinstance(mask, numbers.Integral) and 0 <= mask < 32, f"parse_dice_cards gave {mask!r}")
 
 
 _TABLE = []
@@ -180,8 +190,7 @@ FUNCTIONS = [
     ("Result.parse", L.Result.parse, (combo,), _check_result),
     ("Result.from_rank", L.Result.from_rank, (small(-2, 170),), _check_result),
     ("parse_combination", L.parse_combination, (combo,), _check_result),
-    ("format_combination", L.format_combination, (combo,),
-     lambda s: check(str(L.parse_combination(s)) == s, f"format_combination gave {s!r}")),
+    ("format_combination", L.format_combination, (combo,), _check_formatted),
     ("as_result", L.as_result, (combo,), _check_result),
     ("parse_roll", L.parse_roll, (roll,), _check_roll),
     ("parse_dice_cards", L.parse_dice_cards, (cards,), _check_mask),
