@@ -140,7 +140,10 @@ def main(argv=None) -> int:
     print(f"\n{'target':<10}{'seconds':>9}{'inputs':>12}{'inputs/s':>10}  findings")
     for r in results:
         rate = r["runs"] / r["seconds"] if r["seconds"] else 0
-        sigs = "; ".join(f["signature"] for f in r["findings"]) or "none"
+        counts = {}
+        for f in r["findings"]:
+            counts[f["signature"]] = counts.get(f["signature"], 0) + 1
+        sigs = "; ".join(f"{n} x {sig}" if n > 1 else sig for sig, n in counts.items()) or "none"
         print(f"{r['target']:<10}{r['seconds']:>9.1f}{r['runs']:>12}{rate:>10.0f}  {sigs}")
     return 1 if any(r["findings"] for r in results) else 0
 
