@@ -50,6 +50,12 @@ def _runs(log: str) -> int:
     return max(counts, default=0)
 
 
+def _coverage(log: str) -> str:
+    """libFuzzer's last 'cov: N ft: M' (edges and features covered), or '-'."""
+    found = re.findall(r"cov: (\d+) ft: (\d+)", log)
+    return f"{found[-1][0]}/{found[-1][1]}" if found else "-"
+
+
 def fuzz_target(name: str, seconds: float, known: str, keep: str | None, python: str, extra: list) -> dict:
     script = os.path.join(HERE, f"fuzz_{name}.py")
     seeds = os.path.join(HERE, "corpus", name)
@@ -58,7 +64,7 @@ def fuzz_target(name: str, seconds: float, known: str, keep: str | None, python:
     os.makedirs(work, exist_ok=True)
     env = dict(os.environ, ROSEN_FUZZ_KNOWN=known, PYTHONDONTWRITEBYTECODE="1")
     deadline = time.monotonic() + seconds
-    total_runs, findings, restarts = 0, [], 0
+    total_runs, findings, restarts, cov = 0, [], 0, "-"
     start = time.monotonic()
     while restarts <= MAX_RESTARTS:
         left = int(deadline - time.monotonic())
@@ -72,6 +78,7 @@ def fuzz_target(name: str, seconds: float, known: str, keep: str | None, python:
                               errors="replace", timeout=left + INPUT_TIMEOUT_S + 120)
         log = proc.stdout
         total_runs += _runs(log)
+        cov = _coverage(log) if _coverage(log) != "-" else cov
         if proc.returncode == 0:
             break
         artifact = re.findall(r"Test unit written to (\S+)", log)
@@ -86,7 +93,7 @@ def fuzz_target(name: str, seconds: float, known: str, keep: str | None, python:
     if not keep:
         shutil.rmtree(work, ignore_errors=True)
     return {"target": name, "seconds": round(time.monotonic() - start, 1), "runs": total_runs,
-            "findings": findings}
+            "coverage": cov, "findings": findings}
 
 
 def replay(path: str, known: str) -> int:
@@ -137,14 +144,14 @@ def main(argv=None) -> int:
         print(f"fuzzing {n} for {args.seconds:g} s ...", flush=True)
         keep = os.path.join(args.keep, n) if args.keep else None
         results.append(fuzz_target(n, args.seconds, args.known, keep, python, args.extra))
-    print(f"\n{'target':<10}{'seconds':>9}{'inputs':>12}{'inputs/s':>10}  findings")
+    print(f"\n{'target':<10}{'seconds':>9}{'inputs':>12}{'inputs/s':>10}{'cov/ft':>14}  findings")
     for r in results:
         rate = r["runs"] / r["seconds"] if r["seconds"] else 0
         counts = {}
         for f in r["findings"]:
             counts[f["signature"]] = counts.get(f["signature"], 0) + 1
         sigs = "; ".join(f"{n} x {sig}" if n > 1 else sig for sig, n in counts.items()) or "none"
-        print(f"{r['target']:<10}{r['seconds']:>9.1f}{r['runs']:>12}{rate:>10.0f}  {sigs}")
+        print(f"{r['target']:<10}{r['seconds']:>9.1f}{r['runs']:>12}{rate:>10.0f}{r['coverage']:>14}  {sigs}")
     return 1 if any(r["findings"] for r in results) else 0
 
 
