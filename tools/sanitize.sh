@@ -38,6 +38,10 @@ mkdir -p "$BUILD"
 
 # -- build --------------------------------------------------------------------------------------
 PYBIND11_DIR=$("$PY" -c 'import pybind11; print(pybind11.get_cmake_dir())')
+# cmake and ninja from PATH, else from the pip packages of that name.
+if ! command -v cmake >/dev/null; then
+  PATH="$("$PY" -c 'import cmake; print(cmake.CMAKE_BIN_DIR)'):$PATH"
+fi
 GEN=()
 if command -v ninja >/dev/null || "$PY" -c 'import ninja' 2>/dev/null; then
   command -v ninja >/dev/null || PATH="$("$PY" -c 'import ninja, os; print(ninja.BIN_DIR)'):$PATH"
