@@ -20,6 +20,11 @@ def _load(target_file: str):
         import rosen  # noqa: F401
         import rosen.engine  # noqa: F401
         import rosen.lovagok  # noqa: F401
+    if any(type(f).__module__.startswith("_editable") for f in sys.meta_path):
+        # Measured: the engine target covers 58 Python edges against 301 from a plain install.
+        print("WARNING: rosen is an editable install, whose import hook hides most of the Python "
+              "code from atheris's instrumentation; fuzz a plain install (pip install .) or the "
+              "--native build instead", file=sys.stderr)
     sys.path.insert(0, os.path.dirname(os.path.abspath(target_file)))
     name = os.path.splitext(os.path.basename(target_file))[0]
     with atheris.instrument_imports(include=[name, "_common"]):  # the input decoding steers too
