@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import pickle
 import subprocess
 import sys
@@ -85,7 +86,7 @@ def test_rosen_play_asks_again_after_a_stray_byte():
     # undecodable input); either way the player is told and asked again.
     done = subprocess.run([sys.executable, "-m", "rosen", "play", "--seed", "1", "--iterations", "10"],
                           input=b"N\xff1\nquit\n", capture_output=True, timeout=120,
-                          env={"PYTHONIOENCODING": "utf-8:surrogateescape", "PATH": ""})
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8:surrogateescape"})
     assert done.returncode == 0, done.stderr.decode(errors="replace")
     out = done.stdout.decode("utf-8", errors="replace")
     assert "is not a move" in out and "You quit the game." in out

@@ -37,13 +37,15 @@ public:
     int rank(unsigned cards_mask, int s) const { return rank_[cards_mask][s]; }
 
     // Roll m more dice on top of kept multiset k (|k| + m <= 6): the reachable states.
-    const Transition* roll_begin(int k, int m) const { return &transitions_[roll_offset_[k * 7 + m]]; }
-    const Transition* roll_end(int k, int m) const { return &transitions_[roll_offset_[k * 7 + m + 1]]; }
+    // (Pointer arithmetic on data(): the end of the last range is one past the vector's end,
+    // which operator[] may not name.)
+    const Transition* roll_begin(int k, int m) const { return transitions_.data() + roll_offset_[k * 7 + m]; }
+    const Transition* roll_end(int k, int m) const { return transitions_.data() + roll_offset_[k * 7 + m + 1]; }
 
     // The proper sub-multisets of state s (the keeps that re-roll at least one die), ordered
     // from the most dice kept to the fewest (the tie-break order of the optimiser).
-    const std::int16_t* keeps_begin(int s) const { return &keeps_[keep_offset_[s]]; }
-    const std::int16_t* keeps_end(int s) const { return &keeps_[keep_offset_[s + 1]]; }
+    const std::int16_t* keeps_begin(int s) const { return keeps_.data() + keep_offset_[s]; }
+    const std::int16_t* keeps_end(int s) const { return keeps_.data() + keep_offset_[s + 1]; }
 
 private:
     DiceStates();
