@@ -1,4 +1,4 @@
-"""`rosen engine` as a real subprocess behind pipes, driven through rosen.engine_client."""
+"""`rosen engine` as a real subprocess behind pipes, driven through rosen.engine.client."""
 from __future__ import annotations
 
 import subprocess
