@@ -211,16 +211,16 @@ int fast_playout(Position& pos, Rng& rng) {
 
 }  // namespace
 
+int play_out(Position& pos, Rng& rng) {
+    if (pos.over) return 0;
+    if (pos.rules.players == 2 && fits_fast_game<2>(pos)) return fast_playout<2>(pos, rng);
+    if (pos.rules.players == 4 && fits_fast_game<4>(pos)) return fast_playout<4>(pos, rng);
+    return random_playout_generic(pos, rng).plies;
+}
+
 PlayoutResult random_playout(Position& pos, Rng& rng) {
     PlayoutResult result;
-    if (pos.over) {
-    } else if (pos.rules.players == 2 && fits_fast_game<2>(pos)) {
-        result.plies = fast_playout<2>(pos, rng);
-    } else if (pos.rules.players == 4 && fits_fast_game<4>(pos)) {
-        result.plies = fast_playout<4>(pos, rng);
-    } else {
-        result = random_playout_generic(pos, rng);
-    }
+    result.plies = play_out(pos, rng);
     result.blockade = pos.token_count() < kTotalTokens;
     result.outcome = outcome(pos);
     return result;

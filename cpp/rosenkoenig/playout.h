@@ -16,6 +16,9 @@ struct PlayoutResult {
 // Plays uniformly random legal moves (a draw deals a card the pile can yield) until the game is
 // over. `pos` ends as the final position.
 PlayoutResult random_playout(Position& pos, Rng& rng);
+// The same play to the end without scoring it (for callers that evaluate the end themselves);
+// returns the plies played.
+int play_out(Position& pos, Rng& rng);
 
 struct RandomPlayStats {
     uint64_t games = 0, red_wins = 0, white_wins = 0, draws = 0, plies = 0, blockades = 0;

@@ -169,8 +169,8 @@ Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng) {
     if (p.rollout == RolloutPolicy::Random) {
         if (!p.rollout_cutoff) {
             // Plain UCT: the core's fast play-out (uniform moves and draws, to the end).
-            random_playout(pos, rng);
-            return evaluate_terminal(pos, p);
+            play_out(pos, rng);
+            return evaluate_terminal(pos, p);  // scores the end once (random_playout would too)
         }
         for (int plies = 0; !pos.over; ++plies) {
             if (p.rollout_cutoff && plies >= p.rollout_cutoff) return evaluate_cutoff(pos, p);

@@ -20,7 +20,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from . import _core
 from ._core import Move, Position
-from .errors import ArgumentTypeError, InvalidArgumentError
+from .errors import ArgumentTypeError
 
 #: Bytes one tree node takes (the unit of ``max_tree_size``).
 NODE_BYTES: int = _core._node_bytes
@@ -173,9 +173,7 @@ def _params(params: Optional[SearchParams], kwargs: dict) -> SearchParams:
 def _check_position(position: Any) -> Position:
     if not isinstance(position, Position):
         raise ArgumentTypeError(f"position: expected a rosen.Position, got {type(position).__name__}", "position")
-    if position.is_terminal:
-        raise InvalidArgumentError("position: the game is over; there is nothing to search", "position")
-    return position
+    return position  # a finished game is refused by the C++ searcher, with the same InvalidArgumentError
 
 
 class Searcher:
