@@ -104,10 +104,11 @@ def test_pv_is_a_legal_line_that_stops_at_the_first_draw(start):
 
 
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
-def test_same_seed_gives_identical_result(rollout):
+@pytest.mark.parametrize("minimax_weight", [0.0, 0.3])
+def test_same_seed_gives_identical_result(rollout, minimax_weight):
     pos = midgame()
-    a = rosen.search(pos, iterations=1500, seed=11, rollout=rollout)
-    b = rosen.search(pos, iterations=1500, seed=11, rollout=rollout)
+    a = rosen.search(pos, iterations=1500, seed=11, rollout=rollout, minimax_weight=minimax_weight)
+    b = rosen.search(pos, iterations=1500, seed=11, rollout=rollout, minimax_weight=minimax_weight)
     assert repr(a.moves) == repr(b.moves) and a.pv == b.pv and a.tree_size == b.tree_size and a.depth == b.depth
 
 
@@ -119,10 +120,11 @@ def test_different_seeds_give_different_searches():
 
 
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
-def test_win_in_one_is_found_R8_R12(rollout):
+@pytest.mark.parametrize("minimax_weight", [0.0, 0.3, 1.0])
+def test_win_in_one_is_found_R8_R12(rollout, minimax_weight):
     pos = rosen.Position(win_in_one_fen())
     assert pos.play("S1").winner == "red" and pos.play("N1").winner == "white"
-    r = rosen.search(pos, iterations=300, seed=5, rollout=rollout)
+    r = rosen.search(pos, iterations=300, seed=5, rollout=rollout, minimax_weight=minimax_weight)
     assert str(r.best_move) == "S1"
     assert r.winrate == 1.0 and r.score == 10.0  # 88 - 78, a certain result
 
@@ -206,8 +208,17 @@ def test_position_argument_must_be_a_position():
         rosen.search("startpos", iterations=10)
 
 
-def test_memory_per_node_is_24_bytes():
+def test_memory_per_node_is_28_bytes():
     from rosen.search import NODE_BYTES
 
-    assert NODE_BYTES == 24
+    assert NODE_BYTES == 28
+
+
+def test_minimax_weight_steers_the_search():
+    # Implicit minimax backups change where the visits go; a weight that was ignored fails here.
+    pos = midgame()
+    plain = rosen.search(pos, iterations=2000, seed=4, minimax_weight=0.0)
+    blended = rosen.search(pos, iterations=2000, seed=4, minimax_weight=0.5)
+    assert [m.visits for m in plain.moves] != [m.visits for m in blended.moves]
+    assert pos.is_legal(blended.best_move) and sum(m.visits for m in blended.moves) == 2000
 

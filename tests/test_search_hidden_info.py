@@ -31,13 +31,14 @@ def signature(result: rosen.SearchResult):
     return (repr(result.moves), [str(m) for m in result.pv], result.tree_size, result.depth, result.seldepth)
 
 
-@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+@pytest.mark.parametrize("rollout, minimax_weight", [("random", 0.0), ("heuristic", 0.0), ("heuristic", 0.3)])
 @pytest.mark.parametrize("players, plies", [(2, 0), (2, 15), (4, 10)])
-def test_R14_search_is_independent_of_the_draw_pile_order(rollout, players, plies):
+def test_R14_search_is_independent_of_the_draw_pile_order(rollout, minimax_weight, players, plies):
     pos = midgame(seed=21, plies=plies, players=players)
     variants = pile_variants(pos)
     assert len({v.fen() for v in variants}) == 4  # really different positions
-    results = [rosen.search(v, iterations=2000, seed=6, rollout=rollout) for v in variants]
+    results = [rosen.search(v, iterations=2000, seed=6, rollout=rollout, minimax_weight=minimax_weight)
+               for v in variants]
     assert len({repr(signature(r)) for r in results}) == 1
 
 

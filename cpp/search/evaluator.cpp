@@ -156,13 +156,48 @@ Evaluation evaluate_terminal(const Position& pos, const SearchParams& p) {
     return {shaped(win, margin, p), margin};
 }
 
-Evaluation evaluate_cutoff(const Position& pos, const SearchParams& p) {
-    const float margin = float(score(pos.tokens[kRed]) - score(pos.tokens[kWhite]));
+namespace {
+
+// Red's margin and Red's heroes minus White's, as evaluate_cutoff values them.
+Evaluation cutoff_value(float margin, float heroes, const SearchParams& p) {
     // A hero in hand is a future swing, worth about what the policy charges for spending one.
-    const float heroes = float(colour_heroes(pos, kRed) - colour_heroes(pos, kWhite));
     const float adjusted = margin + heroes * float(p.hero_cost);
     const float win = 1.0f / (1.0f + std::exp(-adjusted / float(p.eval_scale)));
     return {shaped(win, adjusted, p), margin};
+}
+
+}  // namespace
+
+Evaluation evaluate_cutoff(const Position& pos, const SearchParams& p) {
+    const float margin = float(score(pos.tokens[kRed]) - score(pos.tokens[kWhite]));
+    return cutoff_value(margin, float(colour_heroes(pos, kRed) - colour_heroes(pos, kWhite)), p);
+}
+
+void child_rewards(const Position& pos, const MoveList& moves, const SearchParams& p, float* rewards) {
+    const int colour = colour_of(pos.to_move);
+    const float sign = colour == kRed ? 1.0f : -1.0f;
+    const float margin = float(score(pos.tokens[kRed]) - score(pos.tokens[kWhite]));
+    const float heroes = float(colour_heroes(pos, kRed) - colour_heroes(pos, kWhite));
+    for (int i = 0; i < moves.size; ++i) {
+        const Move m = moves[i];
+        if (!is_play(m) && !is_hero(m)) {  // a draw or a pass leaves board and heroes as they are
+            rewards[i] = cutoff_value(margin, heroes, p).reward;
+            continue;
+        }
+        if (is_play(m) && pos.supply() == 1) {  // the last token ends the game (R8)
+            Position next = pos;
+            apply_move(next, m);
+            rewards[i] = evaluate_terminal(next, p).reward;
+            continue;
+        }
+        const int t = crown_target(pos.crown, move_card(m));
+        float gain = float(join_gain(pos.tokens[colour], t)), h = heroes;
+        if (is_hero(m)) {
+            gain += float(split_loss(pos.tokens[colour ^ 1], t));
+            h -= sign;
+        }
+        rewards[i] = cutoff_value(margin + sign * gain, h, p).reward;
+    }
 }
 
 Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng) {

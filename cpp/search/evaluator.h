@@ -42,6 +42,11 @@ Evaluation evaluate_terminal(const Position& pos, const SearchParams& p);
 // An unfinished game cut off early: the margin plus the heroes' worth, squashed by p.eval_scale.
 Evaluation evaluate_cutoff(const Position& pos, const SearchParams& p);
 
+// Red's reward of the static evaluation of each move's child position (evaluate_cutoff, or
+// evaluate_terminal where the move ends the game, R8), from exact territory-score deltas: the
+// values implicit minimax backups start from. Writes moves.size rewards.
+void child_rewards(const Position& pos, const MoveList& moves, const SearchParams& p, float* rewards);
+
 // Plays pos to the end (or p.rollout_cutoff plies) with the rollout policy and evaluates it.
 // pos must have a hidden pile order (R14): draws are dealt uniformly by rng.
 Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng);

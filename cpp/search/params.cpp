@@ -37,7 +37,7 @@ bool enumerated(const ParamInfo& info) { return !info.choices[0].empty(); }
 
 }  // namespace
 
-const std::array<ParamInfo, 16> kParamInfo = {{
+const std::array<ParamInfo, 17> kParamInfo = {{
     {"iterations", &P::iterations, 0, 1e15, {}, "playouts over all threads; 0 = no limit (then time_ms must be set)"},
     {"time_ms", &P::time_ms, 0, 1e9, {}, "wall-clock budget in milliseconds; 0 = no limit"},
     {"exploration", &P::exploration, 0, 100, {}, "the UCT constant c in q + c * sqrt(ln N / n); rewards lie in [0, 1]"},
@@ -53,13 +53,15 @@ const std::array<ParamInfo, 16> kParamInfo = {{
     {"seed", &P::seed, 0, 18446744073709551615.0, {},
      "random stream; one thread, a seed and an iteration budget give the same result every time"},
     {"max_tree_size", &P::max_tree_size, 1000, 2147483648.0, {},
-     "tree nodes (24 bytes each) over all threads; expansion stops when it is reached, playouts go on"},
+     "tree nodes (28 bytes each) over all threads; expansion stops when it is reached, playouts go on"},
     {"temperature", &P::temperature, 0.01, 1000, {}, "softmax temperature of the heuristic policy over move values"},
     {"hero_cost", &P::hero_cost, -1000, 1000, {}, "score points a spent hero costs the heuristic (and a hero in hand is worth)"},
     {"draw_value", &P::draw_value, -1000, 1000, {}, "score points the heuristic gives a draw against a play"},
     {"block_weight", &P::block_weight, -100, 100, {},
      "share of what the opponent would gain on a square that the heuristic credits for taking it"},
     {"eval_scale", &P::eval_scale, 0.1, 10000, {}, "score margin that makes a cut-off position about a 73% win"},
+    {"minimax_weight", &P::minimax_weight, 0, 1, {},
+     "implicit minimax backups: weight of the static evaluation's minimax value blended into each node's mean in selection"},
 }};
 
 std::string_view choice_name(const ParamInfo& info, int value) {

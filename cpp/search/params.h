@@ -45,6 +45,10 @@ struct SearchParams {
     double draw_value = 2.0;      // value of drawing (a fuller hand) against a play
     double block_weight = 1.0;    // share of what the opponent would gain on a square, for taking it
     double eval_scale = 10.0;     // margin (points) that makes a cut-off position about a 73% win
+    // Implicit minimax backups (Lanctot et al. 2014): every node also keeps the minimax value of
+    // the static evaluation over its subtree (chance nodes average their cards), and selection
+    // blends it into the node's mean: (1 - w) * mean + w * minimax.
+    double minimax_weight = 0.0;
 };
 
 // A pointer to one field of SearchParams, by its type.
@@ -63,7 +67,7 @@ struct ParamInfo {
 };
 
 // Every field, in declaration order.
-extern const std::array<ParamInfo, 16> kParamInfo;
+extern const std::array<ParamInfo, 17> kParamInfo;
 
 // The word of an enumerated field's value, and the value of a word (nullopt if unknown).
 std::string_view choice_name(const ParamInfo& info, int value);
@@ -75,7 +79,7 @@ void validate(const SearchParams& p);
 
 // Bytes of one tree node, and the most tree nodes a search may hold: half of this machine's
 // physical memory (every thread's tree together), and never more than 2**31.
-constexpr uint64_t kNodeBytes = 24;
+constexpr uint64_t kNodeBytes = 28;
 uint64_t max_tree_size_limit();
 
 }  // namespace rosen::search

@@ -83,12 +83,15 @@ bool Tree::expand_moves(uint32_t n, const Position& pos, const SearchParams& p) 
     } else {
         for (int i = 0; i < moves.size; ++i) priors[i] = 1.0f / float(moves.size);
     }
+    float minimax[12];
+    if (p.minimax_weight > 0) child_rewards(pos, moves, p, minimax);
     const uint32_t first = uint32_t(nodes_.size());
     for (int i = 0; i < moves.size; ++i) {
         Node& child = nodes_.emplace_back();  // make_room reserved it: no reallocation
         child.move = moves[i];
         child.prior = priors[i];
         child.chance = moves[i] == kDraw;
+        if (p.minimax_weight > 0) child.minimax = minimax[i];
     }
     nodes_[n].first_child = first;
     nodes_[n].num_children = uint8_t(moves.size);
@@ -99,17 +102,21 @@ bool Tree::expand_cards(uint32_t n, CardMask cards) {
     const int count = std::popcount(cards);
     if (!make_room(uint64_t(count))) return false;
     const uint32_t first = uint32_t(nodes_.size());
+    const float minimax = nodes_[n].minimax;  // a draw changes neither board nor heroes
     for (CardMask c = cards; c; c &= c - 1) {
         Node& child = nodes_.emplace_back();
         child.move = draw_card_move(std::countr_zero(c));
         child.prior = 1.0f / float(count);
+        child.minimax = minimax;
     }
     nodes_[n].first_child = first;
     nodes_[n].num_children = uint8_t(count);
     return true;
 }
 
-uint32_t Tree::select_child(uint32_t n, int mover_colour, float exploration, float prior_weight) const {
+uint32_t Tree::select_child(uint32_t n, int mover_colour, const SearchParams& p) const {
+    const float exploration = float(p.exploration), prior_weight = float(p.prior_weight);
+    const float w = float(p.minimax_weight);
     const Node& parent = nodes_[n];
     const uint32_t first = parent.first_child, last = first + parent.num_children;
     // Every child is tried once before UCT compares them; the policy's favourite first, so that
@@ -129,7 +136,8 @@ uint32_t Tree::select_child(uint32_t n, int mover_colour, float exploration, flo
     best_score = -std::numeric_limits<float>::infinity();
     for (uint32_t c = first; c < last; ++c) {
         const Node& child = nodes_[c];
-        const float q = mover_colour == kRed ? child.value : 1.0f - child.value;
+        const float mean = (1.0f - w) * child.value + w * child.minimax;
+        const float q = mover_colour == kRed ? mean : 1.0f - mean;
         // UCT plus a progressive bias towards the policy's favourites that fades with visits.
         const float ucb = q + exploration * std::sqrt(log_n / float(child.visits)) +
                           prior_weight * child.prior / float(child.visits + 1);
@@ -147,9 +155,9 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
     Position pos = root_pos_;
     uint32_t n = 0;
     path[len++] = 0;
+    uint8_t movers[kMaxPath];  // colour to move at path[i] (chance nodes: unused)
     int depth = 0;
-    const float exploration = float(p.exploration);
-    const float prior_weight = float(p.prior_weight);
+    bool expanded = false;
     while (len < kMaxPath - 1) {
         if (nodes_[n].chance) {
             // Sample the card: the pile's order is hidden, so every drawable card is equally likely.
@@ -157,7 +165,10 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
             const int card = deal_card(pos, rng);
             apply_draw(pos, card);
             ++depth;
-            if (nodes_[n].first_child == kNoChild && (nodes_[n].visits == 0 || !expand_cards(n, cards))) break;
+            if (nodes_[n].first_child == kNoChild) {
+                if (nodes_[n].visits == 0 || !expand_cards(n, cards)) break;
+                expanded = true;
+            }
             n = nodes_[n].first_child + uint32_t(std::popcount(cards & ((1u << card) - 1)));
             path[len++] = n;
             continue;
@@ -165,9 +176,12 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
         if (pos.over) break;
         // A leaf is rolled out from on its first visit and expanded on its second, so the arena
         // holds only nodes that were worth a second look. The root is always expanded.
-        if (nodes_[n].first_child == kNoChild && ((nodes_[n].visits == 0 && n != 0) || !expand_moves(n, pos, p)))
-            break;
-        n = select_child(n, colour_of(pos.to_move), exploration, prior_weight);
+        if (nodes_[n].first_child == kNoChild) {
+            if ((nodes_[n].visits == 0 && n != 0) || !expand_moves(n, pos, p)) break;
+            expanded = true;
+        }
+        movers[len - 1] = uint8_t(colour_of(pos.to_move));
+        n = select_child(n, movers[len - 1], p);
         path[len++] = n;
         const Move m = nodes_[n].move;
         if (m != kDraw) {  // a draw edge changes the position at its chance node, above
@@ -176,6 +190,7 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
         }
     }
     const Evaluation ev = pos.over ? evaluate_terminal(pos, p) : rollout(pos, p, rng);
+    if (expanded && p.minimax_weight > 0) back_up_minimax(path, movers, len);
     for (int i = 0; i < len; ++i) {
         Node& node = nodes_[path[i]];
         ++node.visits;
@@ -186,6 +201,25 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
     ++stats.iterations;
     stats.depth_sum += uint64_t(depth);
     stats.max_depth = std::max(stats.max_depth, depth);
+}
+
+void Tree::back_up_minimax(const uint32_t* path, const uint8_t* movers, int len) {
+    // Only the path's nodes can have changed: recompute them bottom-up from their children.
+    for (int i = len - 1; i >= 0; --i) {
+        Node& node = nodes_[path[i]];
+        if (node.first_child == kNoChild) continue;
+        const Node* child = &nodes_[node.first_child];
+        float v = child[0].minimax;
+        if (node.chance) {
+            for (int c = 1; c < node.num_children; ++c) v += child[c].minimax;
+            v /= float(node.num_children);
+        } else if (movers[i] == kRed) {
+            for (int c = 1; c < node.num_children; ++c) v = std::max(v, child[c].minimax);
+        } else {
+            for (int c = 1; c < node.num_children; ++c) v = std::min(v, child[c].minimax);
+        }
+        node.minimax = v;
+    }
 }
 
 uint32_t Tree::find(uint32_t n, const Position& pos, const Position& target, int depth_left) const {

@@ -29,12 +29,13 @@ struct Node {
     float value = 0.0f;   // running mean of Red's reward
     float margin = 0.0f;  // running mean of Red's final score margin
     float prior = 0.0f;   // policy probability of the edge into this node
+    float minimax = 0.5f; // Red's static evaluation backed up by minimax (chance: mean), see minimax_weight
     Move move = kNoMove;  // the edge into this node: a move, or draw_card_move(c) below a chance node
     uint8_t num_children = 0;
     uint8_t chance = 0;   // 1: this node is a draw edge; its children are the cards
     uint8_t unused = 0;
 };
-static_assert(sizeof(Node) == 24, "keep the node small: memory per node is reported");
+static_assert(sizeof(Node) == 28, "keep the node small: memory per node is reported");
 
 // Per-search statistics one tree gathers.
 struct TreeStats {
@@ -76,7 +77,8 @@ private:
     bool make_room(uint64_t count);
     bool expand_moves(uint32_t n, const Position& pos, const SearchParams& p);
     bool expand_cards(uint32_t n, CardMask cards);
-    uint32_t select_child(uint32_t n, int mover_colour, float exploration, float prior_weight) const;
+    uint32_t select_child(uint32_t n, int mover_colour, const SearchParams& p) const;
+    void back_up_minimax(const uint32_t* path, const uint8_t* movers, int len);
     uint32_t find(uint32_t n, const Position& pos, const Position& target, int depth_left) const;
     void keep_subtree(uint32_t new_root);
 

@@ -86,7 +86,7 @@ OPTIONS: Tuple[Option, ...] = (
     ComboOption("Reshuffle", "eager", ("eager", "lazy"),
                 "reshuffle rule (RULES.md R7); applies from the next 'position' command"),
     SpinOption("MultiPV", 1, 1, 64, "candidate moves reported in 'info multipv' lines"),
-    SpinOption("Hash", 32, 1, 16384, "search tree memory in MiB (24 bytes a node)"),
+    SpinOption("Hash", 32, 1, 16384, f"search tree memory in MiB ({NODE_BYTES} bytes a node)"),
     SpinOption("Strength", STRENGTH_MAX, 1, STRENGTH_MAX,
                "1..19 cap every search at about 8 * 1.5**Strength iterations; 20 is full strength"),
 )
