@@ -37,7 +37,10 @@ std::vector<py::ssize_t> shape_of(Layout layout, py::ssize_t n) {
 
 std::string shape_text(const std::vector<py::ssize_t>& shape) {
     std::string out = "(";
-    for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+    for (size_t i = 0; i < shape.size(); ++i) {
+        if (i) out += ", ";
+        out += std::to_string(shape[i]);
+    }
     return out + (shape.size() == 1 ? ",)" : ")");
 }
 
@@ -49,7 +52,7 @@ py::array_t<T> checked_array(const py::handle& obj, const char* field, const std
     if (!py::isinstance<py::array_t<T>>(obj)) {
         const std::string got = py::isinstance<py::array>(obj) ? "dtype " + std::string(py::str(obj.attr("dtype")))
                                                                : bindings::type_name(obj);
-        throw ArgumentTypeError(field, std::string(field) + ": expected a numpy array of dtype " + dtype_name + ", got " + got);
+        throw ArgumentTypeError(field, std::string(field) + ": expected a numpy " + dtype_name + " array, got " + got);
     }
     auto arr = py::reinterpret_borrow<py::array_t<T>>(obj);
     bool ok = arr.ndim() == py::ssize_t(shape.size());
@@ -77,7 +80,8 @@ py::array_t<T> output(const py::object& out, Layout layout, py::ssize_t n, const
 
 std::vector<Position> positions_of(const py::handle& items) {
     if (!py::isinstance<py::sequence>(items) || py::isinstance<py::str>(items))
-        throw ArgumentTypeError("items", "items: expected a sequence of rosen.Position, got " + bindings::type_name(items));
+        throw ArgumentTypeError("items",
+                                "items: expected a sequence of rosen.Position, got " + bindings::type_name(items));
     const auto seq = py::reinterpret_borrow<py::sequence>(items);
     std::vector<Position> out;
     out.reserve(seq.size());
@@ -125,7 +129,8 @@ struct RowArrays {
     }
 
     explicit RowArrays(const py::handle& obj) {
-        if (!py::isinstance<py::dict>(obj)) throw ArgumentTypeError("rows", "rows: expected a dict of arrays, got " + bindings::type_name(obj));
+        if (!py::isinstance<py::dict>(obj))
+            throw ArgumentTypeError("rows", "rows: expected a dict of arrays, got " + bindings::type_name(obj));
         const auto d = py::reinterpret_borrow<py::dict>(obj);
         // players first: its length is the N every other field must have.
         rows.players = field<int8_t>(d, "players", {}, "int8");
@@ -212,7 +217,8 @@ void bind_features(py::module_& m) {
         const std::vector<Position> positions = positions_of(items);
         const py::ssize_t n = py::ssize_t(positions.size());
         auto tokens = zeros<uint64_t>(n, 2, 2);
-        auto crown = zeros<int8_t>(n), to_move = zeros<int8_t>(n), players = zeros<int8_t>(n), reshuffle = zeros<int8_t>(n);
+        auto crown = zeros<int8_t>(n), to_move = zeros<int8_t>(n);
+        auto players = zeros<int8_t>(n), reshuffle = zeros<int8_t>(n);
         auto hands = zeros<uint32_t>(n, 4);
         auto heroes = zeros<int8_t>(n, 4);
         auto discard = zeros<uint32_t>(n), pile = zeros<uint32_t>(n);

@@ -12,6 +12,10 @@ namespace rosen::features {
 namespace {
 
 constexpr std::array<const char*, kSeats> kSeatNames = {"mover", "opponent", "partner", "opponent2"};
+// The last planes and features of both layouts, from kSupply / kFlatSupply on.
+constexpr std::array<const char*, 7> kScalarNames = {"supply",       "pile_size",   "draw_legal", "lazy_reshuffle",
+                                                     "four_players", "mover_white", "team_seat"};
+static_assert(kPlanes - kSupply == 7 && kFlatFeatures - kFlatSupply == 7);
 
 // The player index sitting at a seat, or -1 for the seats the 2-player game lacks.
 int seat_player(const Position& pos, int seat) {
@@ -126,13 +130,14 @@ void encode_rows(const RowsIn& rows, std::size_t n, int8_t* out) { rows_batch(ro
 void encode_rows(const RowsIn& rows, std::size_t n, float* out) { rows_batch(rows, n, out); }
 
 std::vector<std::string> plane_names() {
-    std::vector<std::string> names = {"own_tokens", "opponent_tokens", "empty", "crown", "play_targets", "hero_targets"};
+    std::vector<std::string> names = {"own_tokens",   "opponent_tokens", "empty",
+                                      "crown",        "play_targets",    "hero_targets"};
     for (const char* group : {"reach", "cards"})
         for (const char* seat : kSeatNames) names.push_back(std::string(group) + "." + seat);
     names.insert(names.end(), {"cards.discard", "cards.pile"});
     for (const char* group : {"heroes", "hand_size"})
         for (const char* seat : kSeatNames) names.push_back(std::string(group) + "." + seat);
-    names.insert(names.end(), {"supply", "pile_size", "draw_legal", "lazy_reshuffle", "four_players", "mover_white", "team_seat"});
+    names.insert(names.end(), kScalarNames.begin(), kScalarNames.end());
     return names;
 }
 
@@ -151,7 +156,7 @@ std::vector<std::string> feature_names() {
     squares("opponent_token");
     squares("crown");
     for (const char* seat : kSeatNames) names.push_back(std::string("heroes.") + seat);
-    names.insert(names.end(), {"supply", "pile_size", "draw_legal", "lazy_reshuffle", "four_players", "mover_white", "team_seat"});
+    names.insert(names.end(), kScalarNames.begin(), kScalarNames.end());
     return names;
 }
 

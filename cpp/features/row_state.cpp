@@ -34,14 +34,16 @@ Position read_row(const RowsIn& rows, std::size_t i) {
     if (players != 2 && players != 4) fail("players", i, "expected 2 or 4, got " + std::to_string(players));
     pos.rules.players = uint8_t(players);
     const int reshuffle = rows.reshuffle[i];
-    if (reshuffle != 0 && reshuffle != 1) fail("reshuffle", i, "expected 0 (eager) or 1 (lazy), got " + std::to_string(reshuffle));
+    if (reshuffle != 0 && reshuffle != 1)
+        fail("reshuffle", i, "expected 0 (eager) or 1 (lazy), got " + std::to_string(reshuffle));
     pos.rules.reshuffle = reshuffle ? Reshuffle::Lazy : Reshuffle::Eager;
     const int to_move = rows.to_move[i];
     if (to_move < 0 || to_move >= players)
         fail("to_move", i, "expected 0.." + std::to_string(players - 1) + ", got " + std::to_string(to_move));
     pos.to_move = uint8_t(to_move);
 
-    for (int colour = 0; colour < 2; ++colour) pos.tokens[colour] = read_bits(rows.tokens + 4 * i + 2 * colour, "tokens", i);
+    for (int colour = 0; colour < 2; ++colour)
+        pos.tokens[colour] = read_bits(rows.tokens + 4 * i + 2 * colour, "tokens", i);
     if (const Bitboard both = pos.tokens[kRed] & pos.tokens[kWhite])
         fail("tokens", i, "square " + square_name(lowest_square(both)) + " holds a red and a white token");
     if (pos.token_count() > kTotalTokens)
@@ -64,16 +66,18 @@ Position read_row(const RowsIn& rows, std::size_t i) {
         const CardMask hand = read_cards(rows.hands[4 * i + p], "hands", i);
         const int heroes = rows.heroes[4 * i + p];
         if (p >= players) {
-            if (hand) fail("hands", i, "seat " + std::to_string(p) + " is unused with " + std::to_string(players) + " players and must be 0");
-            if (heroes) fail("heroes", i, "seat " + std::to_string(p) + " is unused with " + std::to_string(players) + " players and must be 0");
+            const std::string unused = "seat " + std::to_string(p) + " is unused with " + std::to_string(players) +
+                                       " players and must be 0";
+            if (hand) fail("hands", i, unused);
+            if (heroes) fail("heroes", i, unused);
             continue;
         }
         if (std::popcount(hand) > pos.rules.hand_limit())
             fail("hands", i, "player " + std::to_string(p) + " holds " + std::to_string(std::popcount(hand)) +
                                  " cards, at most " + std::to_string(pos.rules.hand_limit()) + " allowed");
         if (heroes < 0 || heroes > pos.rules.start_heroes())
-            fail("heroes", i, "player " + std::to_string(p) + ": expected 0.." + std::to_string(pos.rules.start_heroes()) +
-                                  ", got " + std::to_string(heroes));
+            fail("heroes", i, "player " + std::to_string(p) + ": expected 0.." +
+                                  std::to_string(pos.rules.start_heroes()) + ", got " + std::to_string(heroes));
         place(hand, "hands");
         pos.hand[p] = hand;
         pos.heroes[p] = uint8_t(heroes);
@@ -83,7 +87,8 @@ Position read_row(const RowsIn& rows, std::size_t i) {
     pos.pile = read_cards(rows.pile[i], "pile", i);
     place(pos.pile, "pile");
     if (seen != kAllCards)
-        fail("pile", i, "cards " + format_cards(kAllCards & ~seen) + " are nowhere (each card is in a hand, the discard or the pile)");
+        fail("pile", i, "no hand, discard or pile holds " + format_cards(kAllCards & ~seen) +
+                            " (each card is in one of them)");
 
     finish_setup(pos);  // the pile's order is unknown (pile_ordered stays false)
     return pos;
