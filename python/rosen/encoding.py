@@ -62,8 +62,8 @@ def _row_arrays(rows: Mapping) -> dict:
         arr = np.asarray(rows[name])
         if arr.dtype != dtype:
             if arr.dtype.kind not in "iu":
-                raise ArgumentTypeError(f"{name}: expected an integer array ({np.dtype(dtype).name}), got dtype {arr.dtype}",
-                                        name)
+                expected = np.dtype(dtype).name
+                raise ArgumentTypeError(f"{name}: expected an integer array ({expected}), got dtype {arr.dtype}", name)
             info = np.iinfo(dtype)
             if arr.size and (int(arr.min()) < info.min or int(arr.max()) > info.max):
                 raise InvalidArgumentError(f"{name}: values must fit {np.dtype(dtype).name}", name)
