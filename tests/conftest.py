@@ -42,3 +42,21 @@ def board_ranks(rows: dict) -> str:
             text += str(run)
         out.append(text)
     return "/".join(out)
+
+
+def random_position(seed: int, players: int = 2, reshuffle: str = "eager", plies: int = 40):
+    """The position after up to `plies` seeded random legal moves from a fresh deal (earlier if
+    the game ends); odd seeds forget the pile's order on the way."""
+    import random
+
+    import rosen
+
+    rng = random.Random(seed)
+    pos = rosen.Position.new(seed=seed, players=players, reshuffle=reshuffle)
+    if seed % 2:
+        pos = pos.hide_pile_order()
+    for _ in range(plies):
+        if pos.is_terminal:
+            break
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos

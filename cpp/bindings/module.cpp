@@ -8,12 +8,14 @@ void bind_rosenkoenig(py::module_& m);
 void bind_search(py::module_& m);
 void bind_lovagok(py::module_& m);
 void bind_classic(py::module_& m);
+void bind_features(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
-    m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search, classic searchers and Lovagok dice.";
+    m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search, classic searchers, learning features and Lovagok dice.";
     bind_errors(m);
     bind_rosenkoenig(m);
     bind_search(m);
     bind_lovagok(m);
     bind_classic(m);
+    bind_features(m);
 }

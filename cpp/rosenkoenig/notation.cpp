@@ -237,7 +237,7 @@ Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t see
     const int crown = parse_square(fields[1]);
     if (crown < 0) throw InvalidPositionError("crown", "crown: expected a square a1..i9, got " + quote(fields[1]));
     pos.crown = int8_t(crown);
-    if (!(pos.occupied() & bit(crown)) && (pos.occupied() || crown != square_of(4, 4)))
+    if (!crown_square_valid(pos))
         throw InvalidPositionError("crown", "crown: the crown stands on a token, or on e5 before the first move (R3, R4); " +
                                          quote(fields[1]) + " is empty");
 
@@ -289,10 +289,8 @@ Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t see
         for (int i = 0; i < count; ++i) pos.order[count - 1 - i] = uint8_t(parse_card(items[i]));
         pos.pile_ordered = count > 0;
     }
-    pos.pile_size = uint8_t(std::popcount(pos.pile));
     pos.rng_state = seed;
-    normalise_pile(pos);  // R7: an eager position with an empty pile is the moment of the last draw
-    pos.over = compute_over(pos);
+    finish_setup(pos);
     return pos;
 }
 

@@ -198,6 +198,17 @@ void normalise_pile(Position& pos) {
     if (pos.rules.reshuffle == Reshuffle::Eager && pos.pile_size == 0 && pos.discard) reshuffle_discard(pos);
 }
 
+bool crown_square_valid(const Position& pos) {
+    const Bitboard occupied = pos.occupied();
+    return (occupied & bit(pos.crown)) || (!occupied && pos.crown == square_of(4, 4));
+}
+
+void finish_setup(Position& pos) {
+    pos.pile_size = uint8_t(std::popcount(pos.pile));
+    normalise_pile(pos);
+    pos.over = compute_over(pos);
+}
+
 int score(Bitboard colour) { return analyse_territories(colour).score; }
 
 Outcome outcome(const Position& pos) {

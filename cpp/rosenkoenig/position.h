@@ -83,6 +83,13 @@ Position public_view(const Position& pos);
 // R7 eager: an empty pile beside a non-empty discard is reshuffled at once.
 void normalise_pile(Position& pos);
 
+// Setting up a position field by field (a parsed position line, a self-play record row):
+// where the crown may stand (R3, R4: on a token, or on e5 while the board is empty) ...
+bool crown_square_valid(const Position& pos);
+// ... and, once every field is set, the facts derived from them: the pile size, the eager
+// reshuffle of an empty pile (R7: the moment of the last draw) and the end of the game (R8, R9).
+void finish_setup(Position& pos);
+
 int score(Bitboard colour);  // R10, R11
 Outcome outcome(const Position& pos);  // R12; Outcome::None while the game is not over
 

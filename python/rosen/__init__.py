@@ -10,6 +10,7 @@ conveniences. Positions are immutable: ``Position.play(move)`` returns a new pos
 from __future__ import annotations
 
 from ._core import Move, Position
+from .encoding import ENCODER_VERSION, encode, symmetries
 from .errors import (
     ArgumentTypeError,
     IllegalMoveError,
@@ -27,6 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ArgumentTypeError",
     "BoardScores",
+    "ENCODER_VERSION",
     "IllegalMoveError",
     "InvalidArgumentError",
     "InvalidMoveError",
@@ -39,7 +41,9 @@ __all__ = [
     "SearchParams",
     "SearchResult",
     "Searcher",
+    "encode",
     "random_play",
     "score_boards",
     "search",
+    "symmetries",
 ]
