@@ -8,6 +8,7 @@ void bind_rosenkoenig(py::module_& m);
 void bind_search(py::module_& m);
 void bind_lovagok(py::module_& m);
 void bind_classic(py::module_& m);
+void bind_selfplay(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search, classic searchers and Lovagok dice.";
@@ -16,4 +17,5 @@ PYBIND11_MODULE(_core, m) {
     bind_search(m);
     bind_lovagok(m);
     bind_classic(m);
+    bind_selfplay(m);
 }
