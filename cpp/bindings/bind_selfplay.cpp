@@ -73,87 +73,56 @@ void bind_selfplay(py::module_& m) {
             py::gil_scoped_release release;
             batch = generate(c, first, n);
         }
-        const uint64_t rows = batch.rows;
-        auto game = column<int64_t>(rows);
-        auto ply = column<int32_t>(rows);
-        auto players_col = column<int8_t>(rows);
-        auto reshuffle_col = column<int8_t>(rows);
-        auto tokens = column<uint64_t>(rows, {2, 2});
-        auto crown = column<int8_t>(rows);
-        auto hands = column<uint32_t>(rows, {4});
-        auto discard = column<uint32_t>(rows);
-        auto pile = column<uint32_t>(rows);
-        auto heroes = column<int8_t>(rows, {4});
-        auto to_move = column<int8_t>(rows);
-        auto legal = column<bool>(rows, {kActions});
-        auto visits = column<uint32_t>(rows, {kActions});
-        auto root_value = column<float>(rows);
-        auto root_margin = column<float>(rows);
-        auto action = column<uint8_t>(rows);
-        auto result = column<float>(rows);
-        auto final_margin = column<int16_t>(rows);
-        auto weight = column<float>(rows);
-        auto full_search = column<bool>(rows);
-        const Columns out{game.mutable_data(), ply.mutable_data(), players_col.mutable_data(),
-                          reshuffle_col.mutable_data(), tokens.mutable_data(), crown.mutable_data(),
-                          hands.mutable_data(), discard.mutable_data(), pile.mutable_data(), heroes.mutable_data(),
-                          to_move.mutable_data(), legal.mutable_data(), visits.mutable_data(),
-                          root_value.mutable_data(), root_margin.mutable_data(), action.mutable_data(),
-                          result.mutable_data(), final_margin.mutable_data(), weight.mutable_data(),
-                          full_search.mutable_data()};
-        const uint64_t games = batch.games.size();
-        auto moves = column<uint8_t>(batch.plies);
-        auto game_index = column<int64_t>(games);
-        auto deal = column<uint64_t>(games);
-        auto plies = column<int64_t>(games);
-        auto winner = column<int8_t>(games);
-        auto scores = column<int32_t>(games, {2});
-        auto iterations = column<int64_t>(games);
+        // Each column is made, filed under its name and handed to C++ by pointer in one step.
+        py::dict columns, d;
+        auto add = [](py::dict& into, const char* name, auto array) {
+            into[name] = array;
+            return array.mutable_data();
+        };
+        const uint64_t rows = batch.rows, games = batch.games.size();
+        const Columns out{.game = add(columns, "game", column<int64_t>(rows)),
+                          .ply = add(columns, "ply", column<int32_t>(rows)),
+                          .players = add(columns, "players", column<int8_t>(rows)),
+                          .reshuffle = add(columns, "reshuffle", column<int8_t>(rows)),
+                          .tokens = add(columns, "tokens", column<uint64_t>(rows, {2, 2})),
+                          .crown = add(columns, "crown", column<int8_t>(rows)),
+                          .hands = add(columns, "hands", column<uint32_t>(rows, {4})),
+                          .discard = add(columns, "discard", column<uint32_t>(rows)),
+                          .pile = add(columns, "pile", column<uint32_t>(rows)),
+                          .heroes = add(columns, "heroes", column<int8_t>(rows, {4})),
+                          .to_move = add(columns, "to_move", column<int8_t>(rows)),
+                          .legal = add(columns, "legal", column<bool>(rows, {kActions})),
+                          .visits = add(columns, "visits", column<uint32_t>(rows, {kActions})),
+                          .root_value = add(columns, "root_value", column<float>(rows)),
+                          .root_margin = add(columns, "root_margin", column<float>(rows)),
+                          .action = add(columns, "action", column<uint8_t>(rows)),
+                          .result = add(columns, "result", column<float>(rows)),
+                          .final_margin = add(columns, "final_margin", column<int16_t>(rows)),
+                          .weight = add(columns, "weight", column<float>(rows)),
+                          .full_search = add(columns, "full_search", column<bool>(rows))};
+        d["rows"] = columns;
+        uint8_t* moves = add(d, "moves", column<uint8_t>(batch.plies));
+        int64_t* game_index = add(d, "game", column<int64_t>(games));
+        uint64_t* deal = add(d, "deal_seed", column<uint64_t>(games));
+        int64_t* plies = add(d, "plies", column<int64_t>(games));
+        int8_t* winner = add(d, "winner", column<int8_t>(games));
+        int32_t* scores = add(d, "scores", column<int32_t>(games, {2}));
+        int64_t* iterations = add(d, "iterations", column<int64_t>(games));
         {
             py::gil_scoped_release release;
             write_columns(batch, out);
-            write_moves(batch, moves.mutable_data());
+            write_moves(batch, moves);
             for (uint64_t k = 0; k < games; ++k) {
                 const GameResult& g = batch.games[k];
-                game_index.mutable_data()[k] = int64_t(g.game);
-                deal.mutable_data()[k] = g.deal_seed;
-                plies.mutable_data()[k] = g.plies;
-                winner.mutable_data()[k] = int8_t(int(g.outcome) - 1);  // 0 red, 1 white, 2 draw
-                scores.mutable_data()[2 * k] = g.scores[0];
-                scores.mutable_data()[2 * k + 1] = g.scores[1];
-                iterations.mutable_data()[k] = int64_t(g.iterations);
+                game_index[k] = int64_t(g.game);
+                deal[k] = g.deal_seed;
+                plies[k] = g.plies;
+                winner[k] = int8_t(int(g.outcome) - 1);  // 0 red, 1 white, 2 draw
+                scores[2 * k] = g.scores[kRed];
+                scores[2 * k + 1] = g.scores[kWhite];
+                iterations[k] = int64_t(g.iterations);
             }
         }
-        py::dict columns;
-        columns["game"] = game;
-        columns["ply"] = ply;
-        columns["players"] = players_col;
-        columns["reshuffle"] = reshuffle_col;
-        columns["tokens"] = tokens;
-        columns["crown"] = crown;
-        columns["hands"] = hands;
-        columns["discard"] = discard;
-        columns["pile"] = pile;
-        columns["heroes"] = heroes;
-        columns["to_move"] = to_move;
-        columns["legal"] = legal;
-        columns["visits"] = visits;
-        columns["root_value"] = root_value;
-        columns["root_margin"] = root_margin;
-        columns["action"] = action;
-        columns["result"] = result;
-        columns["final_margin"] = final_margin;
-        columns["weight"] = weight;
-        columns["full_search"] = full_search;
-        py::dict d;
-        d["rows"] = columns;
-        d["game"] = game_index;
-        d["deal_seed"] = deal;
-        d["plies"] = plies;
-        d["winner"] = winner;
-        d["scores"] = scores;
-        d["iterations"] = iterations;
-        d["moves"] = moves;
         d["seconds"] = batch.seconds;
         d["search_seconds"] = batch.search_seconds;
         return d;
