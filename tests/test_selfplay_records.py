@@ -229,3 +229,12 @@ def test_write_shard_refuses_bad_input(tmp_path):
     with pytest.raises(ValueError, match="metadata"):
         write_shard(tmp_path / "a.npz", batch.rows, {"note": [1, 2]})
     assert listing(tmp_path) == []
+
+
+def test_games_files_are_json_lines_as_json_dumps_writes_them():
+    games = generate(5, agent='mcts:iterations=10', seed=2).games
+    games[1] = {**games[1], "note": 'a "quoted" word'}  # not generate's keys: the json.dumps path
+    games[2] = {**games[2], "red": 'mcts:x="y"\\'}
+    expected = "".join(json.dumps(g, separators=(",", ":")) + "\n" for g in games)
+    assert records._games_jsonl(games) == expected
+    assert [json.loads(line) for line in expected.splitlines()] == games

@@ -274,13 +274,35 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     return [entries[i] for i in sorted(entries)]
 
 
+_GAME_KEYS = ["game", "seed", "players", "reshuffle", "red", "white", "winner", "scores", "plies", "moves"]
+
+
+def _games_jsonl(games: List[Dict[str, Any]]) -> str:
+    """The games as JSON lines, as ``json.dumps(game, separators=(",", ":"))`` writes them.
+    Records with generate's keys (ints, and strings that need no escaping but the agent spec)
+    take a path about three times faster; anything else goes through json.dumps."""
+    names: Dict[str, str] = {}
+    out = []
+    for g in games:
+        if list(g) != _GAME_KEYS or not g["moves"]:
+            out.append(json.dumps(g, separators=(",", ":")) + "\n")
+            continue
+        red = names.get(g["red"]) or names.setdefault(g["red"], json.dumps(g["red"]))
+        white = names.get(g["white"]) or names.setdefault(g["white"], json.dumps(g["white"]))
+        out.append('{"game":%d,"seed":%d,"players":%d,"reshuffle":"%s","red":%s,"white":%s,"winner":"%s",'
+                   '"scores":[%d,%d],"plies":%d,"moves":["%s"]}\n'
+                   % (g["game"], g["seed"], g["players"], g["reshuffle"], red, white, g["winner"], g["scores"][0],
+                      g["scores"][1], g["plies"], '","'.join(g["moves"])))
+    return "".join(out)
+
+
 def write_shard_files(directory: PathLike, index: int, batch: SelfPlayBatch, *, run_text: str = "",
                       fsync: bool = True) -> Dict[str, Any]:
     """Write shard ``index`` of a run (its games file, then its shard file, each atomically) from
     ``batch``; returns its manifest entry (the caller adds it to the manifest)."""
     directory = Path(directory)
     settings = batch.settings
-    lines = "".join(json.dumps(g, separators=(",", ":")) + "\n" for g in batch.games)
+    lines = _games_jsonl(batch.games)
     games_sha = _atomic_write(directory / games_name(index), lambda f: f.write(lines.encode()), fsync=fsync)
     # players and reshuffle are columns already.
     metadata = {"seed": settings["seed"], "agent": settings["agent"], "first_game": settings["first_game"],
