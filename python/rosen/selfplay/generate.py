@@ -110,8 +110,8 @@ def generate(games: int, *, seed: int = 0, first_game: int = 0, players: int = 2
     - ``temperature``, ``temperature_plies``: during the first ``temperature_plies`` plies a full
       search plays a move drawn with probability ~ visits^(1/temperature), else the most visited;
     - ``dirichlet_alpha``, ``dirichlet_fraction``: Dirichlet(alpha) noise mixed into the root
-      priors of full searches; priors order the first visits and, with the spec's
-      ``prior_weight > 0``, steer every selection -- with ``prior_weight=0`` noise changes little;
+      priors of full searches; priors order the root's first visits and, with the spec's
+      ``prior_weight > 0``, weigh in every selection there (UCT has no other use for them);
     - ``full_search_probability``, ``cheap_iterations``, ``record_cheap`` (playout-cap
       randomisation): a decision is a full search with this probability, else a search of
       ``cheap_iterations`` whose row is kept only with ``record_cheap`` (weight 0, full_search False).
