@@ -184,6 +184,12 @@ def test_a_directory_with_foreign_files_is_refused(tmp_path):
 
 
 def test_bad_arguments_touch_nothing(tmp_path):
+    with pytest.raises(TypeError, match="path"):
+        write_run(3, 2, agent="random")
+    for function in (verify_manifest, load_dir):
+        with pytest.raises(ValueError, match="not a self-play run directory") as info:
+            function(tmp_path)
+        assert info.value.field == "path"
     for kwargs, field in ((dict(games=0), "games"), (dict(shard_games=0), "shard_games"), (dict(threads=0), "threads"),
                           (dict(agent="mcts:bogus=1"), "agent"), (dict(temperature=-1), "temperature")):
         with pytest.raises(rosen.RosenError) as info:

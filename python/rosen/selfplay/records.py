@@ -36,7 +36,7 @@ from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Union
 
 import numpy as np
 
-from ..errors import InvalidArgumentError, check_int
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
 from .generate import COLUMNS, SelfPlayBatch, check_settings, generate
 
 FORMAT = "rosen-selfplay"
@@ -165,11 +165,26 @@ def _write_manifest(directory: Path, entries: List[Dict[str, Any]], *, fsync: bo
     _atomic_write(directory / MANIFEST, lambda f: f.write(text.encode()), fsync=fsync)
 
 
+def _path(path: Any) -> Path:
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"path: expected a str or os.PathLike, got {type(path).__name__}", "path")
+    return Path(path)
+
+
+def _run_directory(path: Any) -> Path:
+    directory = _path(path)
+    if not (directory / RUN_FILE).is_file():
+        raise InvalidArgumentError(f"path: {os.fspath(directory)!r} is not a self-play run directory (no {RUN_FILE})",
+                                   "path")
+    return directory
+
+
 def verify_manifest(path: PathLike) -> List[str]:
     """Problems of the run in directory ``path``, one line each ([] when sound): a listed file
     missing or whose sha256 differs from the manifest's (changed after it was written), a shard
-    file the manifest does not list. An unfinished run (shards still to write) is not a problem."""
-    directory = Path(path)
+    file the manifest does not list. An unfinished run (shards still to write) is not a problem.
+    Raises if ``path`` is not a run directory."""
+    directory = _run_directory(path)
     problems = []
     listed = set()
     for entry in read_manifest(directory):
@@ -190,7 +205,7 @@ def verify_manifest(path: PathLike) -> List[str]:
 def load_dir(path: PathLike, *, verify: bool = False) -> SelfPlayBatch:
     """Every finished shard of a run directory as one batch (rows and games in game order).
     ``verify``: check the sha256s first (:func:`verify_manifest`), raising on a problem."""
-    directory = Path(path)
+    directory = _run_directory(path)
     if verify:
         problems = verify_manifest(directory)
         if problems:
@@ -242,6 +257,7 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     shards the manifest lacks are played. Arguments as :func:`rosen.selfplay.generate`; a
     directory holding another run or other files is refused. ``on_shard`` is told each new
     manifest entry. Returns the manifest entries (every shard of the run)."""
+    _path(path)
     check_int("games", games, 1, 2**40)
     check_int("shard_games", shard_games, 1, 2**40)
     settings = check_settings(seed=seed, first_game=first_game, players=players, reshuffle=reshuffle, agent=agent,
@@ -252,7 +268,7 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     check_int("threads", threads, 1, 256)
     run = {"format": FORMAT, "format_version": FORMAT_VERSION, "games": games, "shard_games": shard_games,
            **settings}  # threads changes the speed only: not a parameter of the run
-    directory = Path(path)
+    directory = _path(path)
     _open_run_dir(directory, run)
     if not (directory / RUN_FILE).exists():
         _atomic_write(directory / RUN_FILE, lambda f: f.write((json.dumps(run, indent=1) + "\n").encode()),
