@@ -7,6 +7,8 @@
 #include <string>
 
 #include "common/errors.h"
+#include "rosenkoenig/rules.h"
+#include "search/params.h"
 
 namespace rosen::bindings {
 
@@ -41,5 +43,24 @@ inline uint64_t uint_arg(const py::handle& obj, const char* field, uint64_t low,
 inline int int_arg(const py::handle& obj, const char* field, int low, int high) {
     return integer_arg<int>(obj, field, low, high);
 }
+
+// A number (not a bool or str; anything with __float__); the caller checks its range.
+inline double real_arg(const py::handle& obj, const char* field) {
+    if (py::isinstance<py::bool_>(obj) || py::isinstance<py::str>(obj) || !py::hasattr(obj, "__float__"))
+        throw ArgumentTypeError(field, std::string(field) + ": expected a number, got " + type_name(obj));
+    return obj.attr("__float__")().cast<double>();
+}
+
+inline bool bool_arg(const py::handle& obj, const char* field) {
+    if (!py::isinstance<py::bool_>(obj))
+        throw ArgumentTypeError(field, std::string(field) + ": expected a bool, got " + type_name(obj));
+    return obj.cast<bool>();
+}
+
+// Shared with other binding files, defined where their game area is bound:
+// players (2 or 4) and reshuffle ('eager' or 'lazy') as Rules (bind_rosenkoenig.cpp);
+Rules rules_arg(const py::handle& players, const py::handle& reshuffle);
+// every search parameter, converted and validated, from a dict of some of them (bind_search.cpp).
+search::SearchParams search_params_arg(const py::dict& values);
 
 }  // namespace rosen::bindings

@@ -112,6 +112,8 @@ Position from_state(const py::handle& state) {
 
 }  // namespace
 
+Rules bindings::rules_arg(const py::handle& players, const py::handle& reshuffle) { return rules_of(players, reshuffle); }
+
 void bind_rosenkoenig(py::module_& m) {
     py::class_<PyMove>(m, "Move", "A move in RULES.md notation: 'N2', 'H:N2', 'draw', 'draw:NE3' or 'pass'.")
         .def(py::init([](const py::handle& text) {

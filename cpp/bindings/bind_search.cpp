@@ -99,6 +99,8 @@ py::dict as_dict(const SearchParams& p) {
 
 }  // namespace
 
+SearchParams bindings::search_params_arg(const py::dict& values) { return params_from(values); }
+
 void bind_search(py::module_& m) {
     m.def("_search_param_info", [] {
         const SearchParams defaults;

@@ -9,6 +9,7 @@ void bind_search(py::module_& m);
 void bind_lovagok(py::module_& m);
 void bind_classic(py::module_& m);
 void bind_features(py::module_& m);
+void bind_selfplay(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search, classic searchers, learning features and Lovagok dice.";
@@ -18,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
     bind_lovagok(m);
     bind_classic(m);
     bind_features(m);
+    bind_selfplay(m);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "rosenkoenig/rng.h"
@@ -46,6 +47,14 @@ void Searcher::reset() {
     rooted_ = false;
 }
 
+void Searcher::set_root_noise(const float* noise, int count, float fraction) {
+    if (count < 0 || count > 12) throw ArgumentError("noise", "noise: expected 0..12 values");
+    std::lock_guard<std::mutex> lock(searching_);
+    std::copy(noise, noise + count, root_noise_);
+    root_noise_count_ = count;
+    root_noise_fraction_ = fraction;
+}
+
 SearchResult Searcher::search(const Position& position) {
     return search(position, params_.iterations, params_.time_ms, 0);
 }
@@ -57,10 +66,16 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
     // Nothing below ever sees the pile order: the root is a public view (R14).
     const Position root = public_view(position);
     if (root.over) throw ArgumentError("position", "position: the game is over; there is nothing to search");
+    const int noise_count = root_noise_count_;  // this search's only
+    root_noise_count_ = 0;
+    if (noise_count && noise_count != legal_moves(root).size)
+        throw ArgumentError("noise", "noise: " + std::to_string(noise_count) + " values for " +
+                                         std::to_string(legal_moves(root).size) + " root moves");
     uint64_t reused = 0;
     for (auto& tree : trees_) {
         if (!rooted_ || !tree->reroot(root)) tree->reset(root);
         tree->prepare_root(params_);
+        if (noise_count) tree->mix_root_priors(root_noise_, root_noise_fraction_);
         reused += tree->root().visits;
     }
     rooted_ = true;

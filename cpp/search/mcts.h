@@ -65,6 +65,12 @@ public:
     bool stop_requested() const { return stop_.load(std::memory_order_relaxed); }
     // Forget the trees (e.g. a new game).
     void reset();
+    // Self-play exploration (AlphaZero's Dirichlet noise at the root): the next search only mixes
+    // noise[k] into the prior of the k-th root move (legal_moves order; count must be their number,
+    // else that search throws ArgumentError "noise"): prior = (1 - fraction) * prior + fraction *
+    // noise[k]. Priors steer the first visits and, with prior_weight > 0, every selection. Never
+    // called, the search is unchanged; each search clears the request.
+    void set_root_noise(const float* noise, int count, float fraction);
 
 private:
     SearchResult collect(const std::vector<TreeStats>& stats, double seconds, uint64_t reused) const;
@@ -74,6 +80,9 @@ private:
     bool rooted_ = false;
     std::atomic<bool> stop_{false};
     std::mutex searching_;
+    float root_noise_[12] = {};  // set_root_noise: one search's root noise (12 = MoveList's room)
+    int root_noise_count_ = 0;   // 0: none
+    float root_noise_fraction_ = 0.0f;
 };
 
 }  // namespace rosen::search

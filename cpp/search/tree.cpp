@@ -61,6 +61,14 @@ void Tree::prepare_root(const SearchParams& p) {
     }
 }
 
+void Tree::mix_root_priors(const float* noise, float fraction) {
+    const Node& root = nodes_[0];
+    for (uint32_t k = 0; k < root.num_children; ++k) {
+        Node& child = nodes_[root.first_child + k];
+        child.prior = (1.0f - fraction) * child.prior + fraction * noise[k];
+    }
+}
+
 uint32_t Tree::most_visited_child(uint32_t n) const {
     const Node& parent = nodes_[n];
     if (parent.first_child == kNoChild) return kNoChild;

@@ -58,6 +58,9 @@ public:
     // Gives the root its children if it has none yet, so that every tree reports every root
     // move even after zero iterations; starts afresh if a kept subtree left no room for them.
     void prepare_root(const SearchParams& p);
+    // Self-play root noise (Searcher::set_root_noise): the root's children, in legal_moves order,
+    // get prior = (1 - fraction) * prior + fraction * noise[k]. Call after prepare_root.
+    void mix_root_priors(const float* noise, float fraction);
 
     // One iteration: select down the tree (sampling cards at chance nodes), expand, roll out,
     // back up. When the tree is full (its limit, or no memory to grow) nothing is expanded any

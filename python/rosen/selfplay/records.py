@@ -1,0 +1,329 @@
+"""A self-play run on disk: shards of rows, their games, a manifest with checksums; resumable.
+
+A run directory holds nothing but::
+
+    run.json            the run's parameters (format, games, shard_games, seed, agent, ...)
+    shard-00000.npz     rows of games [first_game, first_game + shard_games): the spec's arrays
+                        (players and reshuffle among them) plus metadata: format, format_version,
+                        seed, agent, first_game and games of the shard, run (run.json's text)
+    games-00000.jsonl   the same games, one match record per line (rosen.match.replay replays them)
+    shard-00001.npz ... games-00001.jsonl ...
+    manifest.jsonl      one line per finished shard: its files, first game, games, rows, sha256s
+
+Every file is written under a temporary name (``<name>.tmp``) and moved into place with
+``os.replace``, the manifest last, after both files of a shard: a shard is finished exactly when
+the manifest lists it. A run stopped at any point leaves finished shards and perhaps a stray
+temporary file or an unlisted shard; running the same parameters again removes those and writes
+only the shards the manifest lacks. Shards are byte-for-byte reproducible (the zip entries carry a
+fixed time stamp), so a resumed run's manifest equals an uninterrupted one's.
+
+>>> import tempfile, rosen.selfplay as sp
+>>> with tempfile.TemporaryDirectory() as d:
+...     entries = sp.write_run(d, 4, shard_games=2, agent="random", seed=3)
+...     [e["shard"] for e in entries], sp.verify_manifest(d), len(sp.load_dir(d).games)
+(['shard-00000.npz', 'shard-00001.npz'], [], 4)
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Union
+
+import numpy as np
+
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
+from .generate import COLUMNS, SelfPlayBatch, check_settings, generate
+
+FORMAT = "rosen-selfplay"
+FORMAT_VERSION = 1
+RUN_FILE = "run.json"
+MANIFEST = "manifest.jsonl"
+TMP = ".tmp"
+#: Every file name a run directory may hold (temporary ones end in TMP as well).
+_OURS = re.compile(r"(run\.json|manifest\.jsonl|shard-\d{5,}\.npz|games-\d{5,}\.jsonl)")
+#: Zip entries carry this time stamp instead of the clock's, so that a shard's bytes (and its
+#: sha256) depend on its rows only.
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+_DTYPES = {"game": "int64", "ply": "int32", "players": "int8", "reshuffle": "int8", "tokens": "uint64",
+           "crown": "int8", "hands": "uint32", "discard": "uint32", "pile": "uint32", "heroes": "int8",
+           "to_move": "int8", "legal": "bool", "visits": "uint32", "root_value": "float32", "root_margin": "float32",
+           "action": "uint8", "result": "float32", "final_margin": "int16", "weight": "float32", "full_search": "bool"}
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def shard_name(index: int) -> str:
+    return f"shard-{index:05d}.npz"
+
+
+def games_name(index: int) -> str:
+    return f"games-{index:05d}.jsonl"
+
+
+@dataclass
+class Shard:
+    """One shard file: ``rows`` (the spec's arrays) and ``metadata`` (the other entries as Python values)."""
+
+    rows: Dict[str, np.ndarray]
+    metadata: Dict[str, Any]
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 22):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _atomic_write(path: Path, write: Callable[[BinaryIO], None], *, fsync: bool) -> str:
+    """Write ``path`` through a temporary file that replaces it only when complete; its sha256."""
+    tmp = path.with_name(path.name + TMP)
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+            if fsync:
+                f.flush()
+                os.fsync(f.fileno())
+        digest = _sha256(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return digest
+
+
+def _write_npz(f: BinaryIO, arrays: Mapping[str, np.ndarray]) -> None:
+    """``np.savez`` (uncompressed) with fixed zip time stamps; ``np.load`` reads it as any .npz."""
+    with zipfile.ZipFile(f, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as z:
+        for name, array in arrays.items():
+            info = zipfile.ZipInfo(name + ".npy", date_time=_ZIP_TIME)
+            with z.open(info, "w", force_zip64=True) as out:
+                np.lib.format.write_array(out, np.asanyarray(array), allow_pickle=False)
+
+
+def write_shard(path: PathLike, rows: Mapping[str, np.ndarray], metadata: Mapping[str, Any], *,
+                fsync: bool = True) -> str:
+    """Write one shard file atomically: the row columns plus ``format``, ``format_version`` and
+    ``metadata`` (str, int or float values; an int must fit int64, or uint64 for ``seed``).
+    Returns the file's sha256. ``fsync`` also makes it durable against power loss."""
+    missing = [name for name in COLUMNS if name not in rows]
+    if missing:
+        raise InvalidArgumentError(f"rows: missing column {missing[0]!r}", "rows")
+    arrays: Dict[str, np.ndarray] = {name: np.ascontiguousarray(rows[name]) for name in COLUMNS}
+    arrays["format"] = np.array(FORMAT)
+    arrays["format_version"] = np.array(FORMAT_VERSION, dtype=np.int64)
+    for key, value in metadata.items():
+        if key in arrays:
+            raise InvalidArgumentError(f"metadata: {key!r} is a column or format field", "metadata")
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise InvalidArgumentError(f"metadata: {key}: expected a str, int or float, got {type(value).__name__}",
+                                       "metadata")
+        arrays[key] = np.array(value, dtype=np.uint64 if key == "seed" else None)
+    return _atomic_write(Path(path), lambda f: _write_npz(f, arrays), fsync=fsync)
+
+
+def load(path: PathLike) -> Shard:
+    """Read a shard, checking its format name and version and the columns' dtypes."""
+    with np.load(path, allow_pickle=False) as npz:
+        names = set(npz.files)
+        if "format" not in names or str(npz["format"]) != FORMAT:
+            found = str(npz["format"]) if "format" in names else "no format entry"
+            raise InvalidArgumentError(f"format: {os.fspath(path)!r} is not a {FORMAT} shard ({found})", "format")
+        version = int(npz["format_version"]) if "format_version" in names else None
+        if version != FORMAT_VERSION:
+            raise InvalidArgumentError(f"format_version: this reader reads version {FORMAT_VERSION}, "
+                                       f"{os.fspath(path)!r} is version {version}", "format_version")
+        rows = {}
+        for name in COLUMNS:
+            if name not in names:
+                raise InvalidArgumentError(f"{name}: missing from {os.fspath(path)!r}", name)
+            rows[name] = npz[name]
+            if rows[name].dtype.name != _DTYPES[name]:
+                raise InvalidArgumentError(f"{name}: expected dtype {_DTYPES[name]}, got {rows[name].dtype.name}", name)
+        metadata = {name: npz[name].item() for name in npz.files if name not in rows}
+    return Shard(rows=rows, metadata=metadata)
+
+
+def read_manifest(path: PathLike) -> List[Dict[str, Any]]:
+    """The finished shards of the run in directory ``path``, in shard order ([] if none yet)."""
+    manifest = Path(path) / MANIFEST
+    if not manifest.exists():
+        return []
+    with open(manifest, encoding="utf-8") as f:
+        entries = [json.loads(line) for line in f if line.strip()]
+    return sorted(entries, key=lambda e: e["index"])
+
+
+def _write_manifest(directory: Path, entries: List[Dict[str, Any]], *, fsync: bool) -> None:
+    text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in sorted(entries, key=lambda e: e["index"]))
+    _atomic_write(directory / MANIFEST, lambda f: f.write(text.encode()), fsync=fsync)
+
+
+def _path(path: Any) -> Path:
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"path: expected a str or os.PathLike, got {type(path).__name__}", "path")
+    return Path(path)
+
+
+def _run_directory(path: Any) -> Path:
+    directory = _path(path)
+    if not (directory / RUN_FILE).is_file():
+        raise InvalidArgumentError(f"path: {os.fspath(directory)!r} is not a self-play run directory (no {RUN_FILE})",
+                                   "path")
+    return directory
+
+
+def verify_manifest(path: PathLike) -> List[str]:
+    """Problems of the run in directory ``path``, one line each ([] when sound): a listed file
+    missing or whose sha256 differs from the manifest's (changed after it was written), a shard
+    file the manifest does not list. An unfinished run (shards still to write) is not a problem.
+    Raises if ``path`` is not a run directory."""
+    directory = _run_directory(path)
+    problems = []
+    listed = set()
+    for entry in read_manifest(directory):
+        for name_key, sha_key in (("shard", "sha256"), ("games_file", "games_sha256")):
+            name = entry[name_key]
+            listed.add(name)
+            file = directory / name
+            if not file.exists():
+                problems.append(f"{name}: listed in {MANIFEST} but missing")
+            elif _sha256(file) != entry[sha_key]:
+                problems.append(f"{name}: sha256 differs from {MANIFEST} (the file changed after it was written)")
+    for file in sorted(directory.iterdir()):
+        if re.fullmatch(r"(shard-\d{5,}\.npz|games-\d{5,}\.jsonl)", file.name) and file.name not in listed:
+            problems.append(f"{file.name}: not listed in {MANIFEST} (an unfinished shard)")
+    return problems
+
+
+def load_dir(path: PathLike, *, verify: bool = False) -> SelfPlayBatch:
+    """Every finished shard of a run directory as one batch (rows and games in game order).
+    ``verify``: check the sha256s first (:func:`verify_manifest`), raising on a problem."""
+    directory = _run_directory(path)
+    if verify:
+        problems = verify_manifest(directory)
+        if problems:
+            raise InvalidArgumentError(f"path: {problems[0]}", "path")
+    batches = []
+    for entry in read_manifest(directory):
+        shard = load(directory / entry["shard"])
+        with open(directory / entry["games_file"], encoding="utf-8") as f:
+            games = [json.loads(line) for line in f if line.strip()]
+        batches.append(SelfPlayBatch(rows=shard.rows, games=games))
+    if not batches:
+        raise InvalidArgumentError(f"path: {os.fspath(path)!r} holds no finished shard", "path")
+    return SelfPlayBatch.concat(batches)
+
+
+def _open_run_dir(directory: Path, run: Dict[str, Any]) -> None:
+    """Check (or create) the directory for this run: only our files, and the same parameters."""
+    if directory.exists() and not directory.is_dir():
+        raise InvalidArgumentError(f"path: {os.fspath(directory)!r} is not a directory", "path")
+    directory.mkdir(parents=True, exist_ok=True)
+    names = sorted(p.name for p in directory.iterdir())
+    for name in names:
+        if not _OURS.fullmatch(name.removesuffix(TMP)):
+            raise InvalidArgumentError(f"path: {os.fspath(directory)!r} holds {name!r}, which is not part of a "
+                                       f"self-play run; use an empty or new directory", "path")
+    if RUN_FILE in names:
+        with open(directory / RUN_FILE, encoding="utf-8") as f:
+            before = json.load(f)
+        for key in sorted(set(before) | set(run)):
+            if before.get(key) != run.get(key):
+                raise InvalidArgumentError(
+                    f"path: {os.fspath(directory)!r} holds a run with other parameters ({key}: {before.get(key)!r} "
+                    f"there, {run.get(key)!r} here); resume with the same parameters or use another directory", "path")
+    elif any(not name.endswith(TMP) for name in names):
+        raise InvalidArgumentError(f"path: {os.fspath(directory)!r} holds run files but no {RUN_FILE}", "path")
+    for name in names:  # what a stopped run was writing; it is written again
+        if name.endswith(TMP):
+            (directory / name).unlink()
+
+
+def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int = 0, first_game: int = 0,
+              players: int = 2, reshuffle: str = "eager", agent: str = "mcts:iterations=800", threads: int = 1,
+              temperature: float = 1.0, temperature_plies: int = 0, dirichlet_alpha: float = 0.3,
+              dirichlet_fraction: float = 0.0, full_search_probability: float = 1.0, cheap_iterations: int = 100,
+              record_cheap: bool = False, fsync: bool = True,
+              on_shard: Optional[Callable[[Dict[str, Any]], None]] = None) -> List[Dict[str, Any]]:
+    """Generate games ``[first_game, first_game + games)`` into the run directory ``path``, in
+    shards of ``shard_games`` games (the last may be shorter), or resume the run there: only
+    shards the manifest lacks are played. Arguments as :func:`rosen.selfplay.generate`; a
+    directory holding another run or other files is refused. ``on_shard`` is told each new
+    manifest entry. Returns the manifest entries (every shard of the run)."""
+    _path(path)
+    check_int("games", games, 1, 2**40)
+    check_int("shard_games", shard_games, 1, 2**40)
+    settings = check_settings(seed=seed, first_game=first_game, players=players, reshuffle=reshuffle, agent=agent,
+                              temperature=temperature, temperature_plies=temperature_plies,
+                              dirichlet_alpha=dirichlet_alpha, dirichlet_fraction=dirichlet_fraction,
+                              full_search_probability=full_search_probability, cheap_iterations=cheap_iterations,
+                              record_cheap=record_cheap)
+    check_int("threads", threads, 1, 256)
+    run = {"format": FORMAT, "format_version": FORMAT_VERSION, "games": games, "shard_games": shard_games,
+           **settings}  # threads changes the speed only: not a parameter of the run
+    directory = _path(path)
+    _open_run_dir(directory, run)
+    if not (directory / RUN_FILE).exists():
+        _atomic_write(directory / RUN_FILE, lambda f: f.write((json.dumps(run, indent=1) + "\n").encode()),
+                      fsync=fsync)
+    run_text = (directory / RUN_FILE).read_text(encoding="utf-8")
+    entries = {e["index"]: e for e in read_manifest(directory)
+               if (directory / e["shard"]).exists() and (directory / e["games_file"]).exists()}
+    for index in range((games + shard_games - 1) // shard_games):
+        if index in entries:
+            continue
+        first = first_game + index * shard_games
+        count = min(shard_games, first_game + games - first)
+        batch = generate(count, threads=threads, **{**settings, "first_game": first})
+        entry = write_shard_files(directory, index, batch, run_text=run_text, fsync=fsync)
+        entries[index] = entry
+        _write_manifest(directory, list(entries.values()), fsync=fsync)
+        if on_shard is not None:
+            on_shard(entry)
+    return [entries[i] for i in sorted(entries)]
+
+
+_GAME_KEYS = ["game", "seed", "players", "reshuffle", "red", "white", "winner", "scores", "plies", "moves"]
+
+
+def _games_jsonl(games: List[Dict[str, Any]]) -> str:
+    """The games as JSON lines, as ``json.dumps(game, separators=(",", ":"))`` writes them.
+    Records with generate's keys (ints, and strings that need no escaping but the agent spec)
+    take a path about three times faster; anything else goes through json.dumps."""
+    names: Dict[str, str] = {}
+    out = []
+    for g in games:
+        if list(g) != _GAME_KEYS or not g["moves"]:
+            out.append(json.dumps(g, separators=(",", ":")) + "\n")
+            continue
+        red = names.get(g["red"]) or names.setdefault(g["red"], json.dumps(g["red"]))
+        white = names.get(g["white"]) or names.setdefault(g["white"], json.dumps(g["white"]))
+        out.append('{"game":%d,"seed":%d,"players":%d,"reshuffle":"%s","red":%s,"white":%s,"winner":"%s",'
+                   '"scores":[%d,%d],"plies":%d,"moves":["%s"]}\n'
+                   % (g["game"], g["seed"], g["players"], g["reshuffle"], red, white, g["winner"], g["scores"][0],
+                      g["scores"][1], g["plies"], '","'.join(g["moves"])))
+    return "".join(out)
+
+
+def write_shard_files(directory: PathLike, index: int, batch: SelfPlayBatch, *, run_text: str = "",
+                      fsync: bool = True) -> Dict[str, Any]:
+    """Write shard ``index`` of a run (its games file, then its shard file, each atomically) from
+    ``batch``; returns its manifest entry (the caller adds it to the manifest)."""
+    directory = Path(directory)
+    settings = batch.settings
+    lines = _games_jsonl(batch.games)
+    games_sha = _atomic_write(directory / games_name(index), lambda f: f.write(lines.encode()), fsync=fsync)
+    # players and reshuffle are columns already.
+    metadata = {"seed": settings["seed"], "agent": settings["agent"], "first_game": settings["first_game"],
+                "games": settings["games"], "run": run_text}
+    sha = write_shard(directory / shard_name(index), batch.rows, metadata, fsync=fsync)
+    return {"index": index, "shard": shard_name(index), "first_game": settings["first_game"],
+            "games": settings["games"], "rows": batch.num_rows, "sha256": sha, "games_file": games_name(index),
+            "games_sha256": games_sha}
