@@ -28,7 +28,7 @@ from . import _core
 from .errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int
 
 __all__ = [
-    "ACTIONS", "ENCODER_VERSION", "LAYOUTS", "ROW_FIELDS", "Symmetries", "action_names", "encode", "feature_names",
+    "ACTIONS", "ENCODER_VERSION", "LAYOUTS", "ROW_FIELDS", "Symmetries", "action_index", "action_names", "encode", "feature_names",
     "plane_names", "positions_from_rows", "rows_from_positions", "symmetries", "transform", "transform_actions",
     "transform_encoded",
 ]
@@ -112,6 +112,24 @@ def feature_names() -> List[str]:
 def action_names() -> List[str]:
     """Move text of actions 0..49: ``N1``..``NW3``, ``H:N1``..``H:NW3``, ``draw``, ``pass``."""
     return _core._action_names()
+
+
+@lru_cache(maxsize=1)
+def _action_numbers() -> Dict[str, int]:
+    return {name: i for i, name in enumerate(action_names())}
+
+
+def action_index(move: Any) -> int:
+    """The action number (0..49) of a move: a :class:`rosen.Move` or its text; a draw with its
+    card (``draw:SE2``, as game records write it) is the draw, 48."""
+    text = str(move)
+    if text.startswith("draw"):
+        text = "draw"
+    number = _action_numbers().get(text)
+    if number is None:
+        raise InvalidArgumentError(f"move: expected a move such as 'NE2', 'H:W3', 'draw' or 'pass', got {move!r}",
+                                   "move")
+    return number
 
 
 class Symmetries(NamedTuple):

@@ -11,9 +11,9 @@ import sys
 from typing import Optional, Sequence
 
 from ..engine.client import EngineError
-from . import analyse, engine, lovagok, match, play, randomplay
+from . import analyse, engine, lovagok, match, play, randomplay, selfplay
 
-_COMMANDS = [play, analyse, match, engine, randomplay, lovagok]
+_COMMANDS = [play, analyse, match, engine, randomplay, selfplay, lovagok]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -36,8 +36,9 @@ from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Union
 
 import numpy as np
 
-from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
-from .generate import COLUMNS, SelfPlayBatch, check_settings, generate
+from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_int
+from .backends import ShardJob, make_backend
+from .generate import COLUMNS, SelfPlayBatch, check_settings
 
 FORMAT = "rosen-selfplay"
 FORMAT_VERSION = 1
@@ -129,7 +130,18 @@ def write_shard(path: PathLike, rows: Mapping[str, np.ndarray], metadata: Mappin
 
 
 def load(path: PathLike) -> Shard:
-    """Read a shard, checking its format name and version and the columns' dtypes."""
+    """Read a shard, checking its format name and version and the columns' dtypes. A file that
+    is not a readable .npz (truncated, a flipped byte: zip checksums) raises ValueError naming it."""
+    try:
+        return _load(path)
+    except RosenError:
+        raise
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
+        raise InvalidArgumentError(f"path: {os.fspath(path)!r} is damaged or not an .npz file "
+                                   f"({type(exc).__name__}: {exc})", "path") from None
+
+
+def _load(path: PathLike) -> Shard:
     with np.load(path, allow_pickle=False) as npz:
         names = set(npz.files)
         if "format" not in names or str(npz["format"]) != FORMAT:
@@ -250,13 +262,21 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
               players: int = 2, reshuffle: str = "eager", agent: str = "mcts:iterations=800", threads: int = 1,
               temperature: float = 1.0, temperature_plies: int = 0, dirichlet_alpha: float = 0.3,
               dirichlet_fraction: float = 0.0, full_search_probability: float = 1.0, cheap_iterations: int = 100,
-              record_cheap: bool = False, fsync: bool = True,
-              on_shard: Optional[Callable[[Dict[str, Any]], None]] = None) -> List[Dict[str, Any]]:
+              record_cheap: bool = False, fsync: bool = True, backend: Any = "local",
+              backend_options: Optional[Dict[str, Any]] = None,
+              on_shard: Optional[Callable[[Dict[str, Any]], None]] = None,
+              on_progress: Optional[Callable[[int, int], None]] = None) -> List[Dict[str, Any]]:
     """Generate games ``[first_game, first_game + games)`` into the run directory ``path``, in
     shards of ``shard_games`` games (the last may be shorter), or resume the run there: only
     shards the manifest lacks are played. Arguments as :func:`rosen.selfplay.generate`; a
-    directory holding another run or other files is refused. ``on_shard`` is told each new
-    manifest entry. Returns the manifest entries (every shard of the run)."""
+    directory holding another run or other files is refused.
+
+    ``backend``: ``"local"`` (this process, ``threads`` threads), ``"ray"`` (one Ray task per
+    shard, :class:`rosen.selfplay.backends.RayBackend` with ``backend_options`` such as
+    ``address`` and ``max_in_flight``; ``threads`` per task) or a backend object. The files are
+    the same whatever the backend and the thread count. ``on_shard`` is told each new manifest
+    entry; ``on_progress(games, rows)`` the games and rows finished in the shard being played
+    (local backend). Returns the manifest entries (every shard of the run)."""
     _path(path)
     check_int("games", games, 1, 2**40)
     check_int("shard_games", shard_games, 1, 2**40)
@@ -268,6 +288,7 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     check_int("threads", threads, 1, 256)
     run = {"format": FORMAT, "format_version": FORMAT_VERSION, "games": games, "shard_games": shard_games,
            **settings}  # threads changes the speed only: not a parameter of the run
+    runner = make_backend(backend, threads, **(backend_options or {}))  # checked before anything is written
     directory = _path(path)
     _open_run_dir(directory, run)
     if not (directory / RUN_FILE).exists():
@@ -276,14 +297,16 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     run_text = (directory / RUN_FILE).read_text(encoding="utf-8")
     entries = {e["index"]: e for e in read_manifest(directory)
                if (directory / e["shard"]).exists() and (directory / e["games_file"]).exists()}
+    shared = {k: v for k, v in settings.items() if k != "first_game"}
+    jobs = []
     for index in range((games + shard_games - 1) // shard_games):
-        if index in entries:
-            continue
-        first = first_game + index * shard_games
-        count = min(shard_games, first_game + games - first)
-        batch = generate(count, threads=threads, **{**settings, "first_game": first})
-        entry = write_shard_files(directory, index, batch, run_text=run_text, fsync=fsync)
-        entries[index] = entry
+        if index not in entries:
+            first = first_game + index * shard_games
+            jobs.append(ShardJob(index, first, min(shard_games, first_game + games - first), shared))
+    # Shards may finish in any order (Ray); each is written as it comes, the manifest in order.
+    for job, batch in runner.run(jobs, on_progress):
+        entry = write_shard_files(directory, job.index, batch, run_text=run_text, fsync=fsync)
+        entries[job.index] = entry
         _write_manifest(directory, list(entries.values()), fsync=fsync)
         if on_shard is not None:
             on_shard(entry)

@@ -1,0 +1,170 @@
+"""``rosen selfplay``: searched self-play games written as training records (docs/selfplay.md).
+
+    rosen selfplay --games N --agent SPEC --out DIR [--shard-games K] [--backend local|ray]
+    rosen selfplay inspect FILE_OR_DIR
+    rosen selfplay verify DIR
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, Dict
+
+from ..selfplay import FORMAT_VERSION, write_run
+from ..selfplay.inspect import describe
+from ..selfplay.verify import verify_run
+from . import _args
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("selfplay", help="play searched self-play games into training records (or inspect/verify them)",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", type=int, default=200, help="number of games (default 200)")
+    _args.add_deal_seed(p, "seed of the run: game i is dealt and played from (seed, i) (default 0)")
+    p.add_argument("--first-game", type=int, default=0, help="index of the first game (default 0)")
+    _args.add_rules(p)
+    p.add_argument("--agent", default="mcts:iterations=800",
+                   help="random, greedy or mcts:<rosen.SearchParams keys> (default mcts:iterations=800)")
+    _args.add_threads(p, "worker threads (local backend) or threads per Ray task; the output does not depend on it")
+    p.add_argument("--out", help="run directory (created; rerunning the same command resumes it)")
+    p.add_argument("--shard-games", type=int, default=1000, help="games per shard file (default 1000)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local: this process; ray: one Ray task per shard (pip install 'rosen[ray]')")
+    p.add_argument("--ray-address", default=None,
+                   help="Ray cluster to use: 'auto' (this machine's cluster), 'ray://HOST:10001' "
+                        "(default: a local Ray instance)")
+    p.add_argument("--max-in-flight", type=int, default=0,
+                   help="Ray: shards in flight at once (default: twice the cluster's CPUs)")
+    g = p.add_argument_group("exploration (each off by default; docs/selfplay.md)")
+    g.add_argument("--temperature", type=float, default=1.0, help="move choice ~ visits^(1/T) (default 1)")
+    g.add_argument("--temperature-plies", type=int, default=0, help="plies played with the temperature (default 0)")
+    g.add_argument("--dirichlet-alpha", type=float, default=0.3, help="root noise Dirichlet alpha (default 0.3)")
+    g.add_argument("--dirichlet-fraction", type=float, default=0.0, help="root noise weight (default 0: off)")
+    g.add_argument("--full-search-probability", type=float, default=1.0,
+                   help="playout-cap randomisation: share of full searches (default 1: all)")
+    g.add_argument("--cheap-iterations", type=int, default=100, help="iterations of a cheap search (default 100)")
+    g.add_argument("--record-cheap", action="store_true", help="write rows of cheap searches too (weight 0)")
+    p.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
+                   help="progress bar on stderr (auto: only when stderr is a terminal)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.set_defaults(run=run)
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    i = actions.add_parser("inspect", help="schema, counts and result shares of a shard or a run directory")
+    i.add_argument("path", metavar="FILE", help="a shard-NNNNN.npz file or a run directory")
+    i.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    i.set_defaults(run=run_inspect)
+    v = actions.add_parser("verify", help="replay every game and check every row against the engine, and the hashes")
+    v.add_argument("path", metavar="DIR", help="a run directory")
+    v.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    v.set_defaults(run=run_verify)
+
+
+class _Progress:
+    """One status line on stderr: games, rows, games/s and the time left."""
+
+    def __init__(self, total: int, stream=sys.stderr) -> None:
+        self.total, self.stream, self.start = total, stream, time.monotonic()
+        self.games_before = self.rows_before = 0  # finished shards
+        self.games = self.rows = 0
+
+    def shard_progress(self, games: int, rows: int) -> None:
+        self.games, self.rows = self.games_before + games, self.rows_before + rows
+        self.draw()
+
+    def shard_done(self, entry: Dict[str, Any]) -> None:
+        self.games_before += entry["games"]
+        self.rows_before += entry["rows"]
+        self.games, self.rows = self.games_before, self.rows_before
+        self.draw()
+
+    def draw(self) -> None:
+        seconds = time.monotonic() - self.start
+        rate = self.games / seconds if seconds > 0 else 0.0
+        eta = (self.total - self.games) / rate if rate > 0 else float("inf")
+        width = 30
+        filled = int(width * min(self.games, self.total) / max(1, self.total))
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.games}/{self.total} games  "
+                          f"{self.rows} rows  {rate:,.1f} games/s  ETA {eta:,.0f}s ")
+        self.stream.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.out:
+        raise ValueError("--out: expected the run directory to write (e.g. --out selfplay-run)")
+    show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
+    progress = _Progress(args.games)
+    options = {}
+    if args.backend == "ray":
+        options = {"address": args.ray_address, "max_in_flight": args.max_in_flight}
+    elif args.ray_address or args.max_in_flight:
+        raise ValueError("--backend: --ray-address and --max-in-flight need --backend ray")
+    start = time.monotonic()
+    try:
+        entries = write_run(args.out, args.games, shard_games=args.shard_games, seed=args.seed,
+                            first_game=args.first_game, players=args.players, reshuffle=args.reshuffle,
+                            agent=args.agent, threads=args.threads, temperature=args.temperature,
+                            temperature_plies=args.temperature_plies, dirichlet_alpha=args.dirichlet_alpha,
+                            dirichlet_fraction=args.dirichlet_fraction,
+                            full_search_probability=args.full_search_probability,
+                            cheap_iterations=args.cheap_iterations, record_cheap=args.record_cheap,
+                            backend=args.backend, backend_options=options,
+                            on_shard=progress.shard_done if show else None,
+                            on_progress=progress.shard_progress if show else None)
+    except KeyboardInterrupt:
+        if show:
+            sys.stderr.write("\n")
+        print(f"rosen selfplay: interrupted; finished shards are kept in {args.out!r}; "
+              "run the same command again to resume", file=sys.stderr)
+        return 130
+    if show:
+        sys.stderr.write("\n")
+    seconds = time.monotonic() - start
+    summary = {"out": args.out, "format_version": FORMAT_VERSION, "shards": len(entries),
+               "games": sum(e["games"] for e in entries), "rows": sum(e["rows"] for e in entries),
+               "seconds": round(seconds, 3), "backend": args.backend, "threads": args.threads}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{summary['games']} games, {summary['rows']} rows in {summary['shards']} shard(s) in {args.out} "
+              f"({seconds:.1f} s this run; format version {FORMAT_VERSION})")
+    return 0
+
+
+def run_inspect(args: argparse.Namespace) -> int:
+    info = describe(args.path)
+    if args.json:
+        print(json.dumps(info))
+        return 0
+    if info["kind"] == "run":
+        run = info["run"]
+        print(f"run        {info['path']}  (format {run['format']} v{run['format_version']})")
+        print(f"agent      {run['agent']}  seed {run['seed']}  {run['players']} players, {run['reshuffle']} reshuffle")
+        print(f"shards     {info['shards_done']}/{info['shards_total']} finished, {info['games']} games, "
+              f"{info['rows']} rows")
+        w = info["winners"]
+        print(f"winners    red {w['red']:.1%}  white {w['white']:.1%}  draw {w['draw']:.1%}  "
+              f"(mean {info['mean_plies']:.1f} plies)")
+        return 0
+    print(f"shard      {info['path']}  (format {info['format']} v{info['format_version']})")
+    print("metadata   " + "  ".join(f"{k}={v}" for k, v in info["metadata"].items()))
+    print(f"rows       {info['rows']} from {info['games']} games")
+    for name, col in info["columns"].items():
+        print(f"  {name:<13} {col['dtype']:<8} {tuple(col['shape'])}")
+    s = info["shares"]
+    print(f"results    mover won {s['mover_won']:.1%}  drew {s['mover_drew']:.1%}  lost {s['mover_lost']:.1%}  "
+          f"(full searches {s['full_search']:.1%})")
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    problems = verify_run(args.path)
+    if args.json:
+        print(json.dumps({"path": args.path, "ok": not problems, "problems": problems}))
+    elif problems:
+        print("\n".join(problems))
+        print(f"{args.path}: {len(problems)} problem(s)")
+    else:
+        print(f"{args.path}: ok (every game replays, every row matches the engine, every hash matches)")
+    return 1 if problems else 0

@@ -1,0 +1,144 @@
+"""`rosen selfplay`, `inspect` and `verify` (issue 11 part 5), and verify_run's checks."""
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+import rosen.selfplay as sp
+from rosen.cli import main
+from rosen.selfplay.inspect import describe
+from rosen.selfplay.verify import verify_run
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("selfplay") / "run"
+    assert main(["selfplay", "--games", "12", "--agent", "mcts:iterations=60", "--out", str(d),
+                 "--shard-games", "5", "--seed", "7", "--progress", "off", "--json"]) == 0
+    return d
+
+
+def test_generation_writes_a_verifiable_run(run_dir, capsys):
+    code, out, _ = run_cli(capsys, "selfplay", "verify", str(run_dir))
+    assert code == 0 and "ok" in out
+    entries = sp.read_manifest(run_dir)
+    assert [e["games"] for e in entries] == [5, 5, 2]
+    assert verify_run(run_dir) == []
+
+
+def test_rerunning_the_command_resumes_and_writes_nothing(run_dir, capsys):
+    before = (run_dir / "manifest.jsonl").read_bytes()
+    code, out, _ = run_cli(capsys, "selfplay", "--games", "12", "--agent", "mcts:iterations=60", "--out", str(run_dir),
+                           "--shard-games", "5", "--seed", "7", "--json")
+    assert code == 0 and json.loads(out)["games"] == 12
+    assert (run_dir / "manifest.jsonl").read_bytes() == before
+
+
+def test_inspect_describes_a_run_and_a_shard(run_dir, capsys):
+    code, out, _ = run_cli(capsys, "selfplay", "inspect", str(run_dir), "--json")
+    info = json.loads(out)
+    assert code == 0 and info["games"] == 12 and info["shards_done"] == info["shards_total"] == 3
+    assert sum(info["winners"].values()) == pytest.approx(1.0)
+    code, out, _ = run_cli(capsys, "selfplay", "inspect", str(run_dir / "shard-00000.npz"))
+    assert code == 0 and "visits" in out and "uint32" in out
+    shard = describe(run_dir / "shard-00000.npz")
+    assert shard["columns"]["visits"] == {"dtype": "uint32", "shape": [shard["rows"], 50]}
+    assert shard["metadata"]["agent"] == "mcts:iterations=60" and shard["format_version"] == sp.FORMAT_VERSION
+    shares = shard["shares"]
+    assert shares["mover_won"] + shares["mover_drew"] + shares["mover_lost"] == pytest.approx(1.0)
+
+
+@pytest.fixture()
+def copy(run_dir, tmp_path):
+    d = tmp_path / "copy"
+    shutil.copytree(run_dir, d)
+    return d
+
+
+def _forge(d, shard, change):
+    """Rewrite a shard with a changed row and a matching manifest hash: only the engine check sees it."""
+    s = sp.load(d / shard)
+    rows = {k: v.copy() for k, v in s.rows.items()}
+    change(rows)
+    meta = {k: v for k, v in s.metadata.items() if k not in ("format", "format_version")}
+    sha = sp.write_shard(d / shard, rows, meta, fsync=False)
+    entries = sp.read_manifest(d)
+    for e in entries:
+        if e["shard"] == shard:
+            e["sha256"] = sha
+    (d / "manifest.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+
+
+@pytest.mark.parametrize("field, change, words", [
+    ("action", lambda r: r["action"].__setitem__(3, (int(r["action"][3]) + 1) % 48), "action"),
+    ("legal", lambda r: r["legal"].__setitem__((2, 49), ~r["legal"][2, 49]), "legal-action mask"),
+    ("crown", lambda r: r["crown"].__setitem__(4, (int(r["crown"][4]) + 1) % 81), "crown differs"),
+    ("pile", lambda r: r["pile"].__setitem__(0, 0), "pile differs"),
+    ("result", lambda r: r["result"].__setitem__(1, 1.0 - r["result"][1]), "result"),
+    ("ply", lambda r: r["ply"].__setitem__(1, r["ply"][0]), "appears twice"),
+])
+def test_verify_checks_every_row_against_the_engine(copy, capsys, field, change, words):
+    _forge(copy, "shard-00001.npz", change)
+    problems = verify_run(copy)
+    assert problems and any(words in p for p in problems), problems
+    code, out, _ = run_cli(capsys, "selfplay", "verify", str(copy))
+    assert code == 1 and "shard-00001.npz" in out
+
+
+def test_verify_names_a_tampered_and_a_truncated_shard(copy):
+    data = bytearray((copy / "shard-00000.npz").read_bytes())
+    data[len(data) // 2] ^= 0x40
+    (copy / "shard-00000.npz").write_bytes(bytes(data))
+    (copy / "shard-00002.npz").write_bytes((copy / "shard-00002.npz").read_bytes()[:1000])
+    problems = verify_run(copy)
+    assert any(p.startswith("shard-00000.npz: sha256 differs") for p in problems)
+    assert any(p.startswith("shard-00002.npz") and "damaged" in p for p in problems)
+
+
+def test_verify_checks_games_replay(copy):
+    lines = (copy / "games-00000.jsonl").read_text().splitlines()
+    game = json.loads(lines[0])
+    game["scores"] = [game["scores"][0] + 1, game["scores"][1]]
+    lines[0] = json.dumps(game)
+    (copy / "games-00000.jsonl").write_text("\n".join(lines) + "\n")
+    problems = verify_run(copy)
+    assert any("games-00000.jsonl" in p and "sha256" in p for p in problems)
+    assert any("scores" in p for p in problems)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--agent", "mcts:iterations=-5"], "--agent"),
+    (["--agent", "alphabeta:depth=3"], "--agent"),
+    (["--games", "0"], "--games"),
+    (["--shard-games", "0"], "--shard-games"),
+    (["--ray-address", "auto"], "--backend"),
+    ([], None),
+])
+def test_bad_arguments_are_named(tmp_path, capsys, argv, words):
+    out_dir = tmp_path / "x"
+    args = ["selfplay", "--games", "2", "--agent", "random", *argv]
+    if words is None:  # no --out
+        code, _, err = run_cli(capsys, *args)
+        assert code == 2 and "--out" in err
+        return
+    code, _, err = run_cli(capsys, *args, "--out", str(out_dir))
+    assert code == 2 and words in err, err
+    assert not out_dir.exists() or not any(out_dir.iterdir())
+
+
+def test_inspect_and_verify_refuse_what_is_not_a_run(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("hello")
+    code, _, err = run_cli(capsys, "selfplay", "verify", str(tmp_path))
+    assert code == 2 and "not a self-play run directory" in err
+    code, _, err = run_cli(capsys, "selfplay", "inspect", str(tmp_path / "notes.txt"))
+    assert code == 2 and "damaged or not an .npz" in err
+    np.savez(tmp_path / "other.npz", a=np.zeros(3))
+    code, _, err = run_cli(capsys, "selfplay", "inspect", str(tmp_path / "other.npz"))
+    assert code == 2 and "format" in err

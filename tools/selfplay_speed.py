@@ -1,0 +1,61 @@
+"""The speed figures of docs/selfplay.md: games per hour per core at 100, 800 and 3200
+iterations, random-agent games per second to shards, the 2-thread speed-up, and the Ray
+backend's overhead against the local one (a local Ray instance of 2 CPUs).
+
+    python tools/selfplay_speed.py            # about a minute on two cores
+"""
+from __future__ import annotations
+
+import shutil
+import statistics
+import tempfile
+import time
+
+import rosen.selfplay as sp
+
+
+def timed(fn):
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def main() -> None:
+    for iterations, games in ((100, 40), (800, 10), (3200, 4)):
+        seconds, batch = timed(lambda: sp.generate(games, seed=1, agent=f"mcts:iterations={iterations}"))
+        print(f"mcts:iterations={iterations}: {3600 * games / seconds:,.0f} games/hour/core, "
+              f"{batch.num_rows / games:.0f} rows/game, {batch.iterations / batch.search_seconds:,.0f} iterations/s")
+    directory = tempfile.mkdtemp()
+    try:
+        seconds, _ = timed(lambda: sp.write_run(directory + "/random", 20_000, shard_games=1000, agent="random",
+                                                fsync=False))
+        print(f"random agent to uncompressed shards: {20_000 / seconds:,.0f} games/s on one thread")
+        ratios = []
+        for _ in range(3):
+            one, _ = timed(lambda: sp.generate(16, seed=2, agent="mcts:iterations=400", threads=1))
+            two, _ = timed(lambda: sp.generate(16, seed=2, agent="mcts:iterations=400", threads=2))
+            ratios.append(one / two)
+        print(f"2 threads against 1: {statistics.median(ratios):.2f}x (median of 3)")
+        import os
+
+        import ray  # the rosen[ray] extra
+
+        # Ray starts its workers at nice 15; on a machine with other work they would measure that
+        # work, not Ray's overhead.
+        os.environ.setdefault("RAY_worker_niceness", "0")
+
+        kw = dict(games=40, shard_games=10, seed=3, agent="mcts:iterations=200", fsync=False)
+        local, _ = timed(lambda: sp.write_run(directory + "/local", threads=2, **kw))
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        first, _ = timed(lambda: sp.write_run(directory + "/ray1", backend="ray", **kw))
+        warm, _ = timed(lambda: sp.write_run(directory + "/ray2", backend="ray", **kw))
+        same = (open(directory + "/local/manifest.jsonl").read() == open(directory + "/ray2/manifest.jsonl").read())
+        print(f"40 games x 200 iterations in 4 shards: local (2 threads) {local:.2f} s, Ray {first:.2f} s "
+              f"(first run) and {warm:.2f} s; identical manifests: {same}")
+        ray.shutdown()
+    finally:
+        shutil.rmtree(directory)
+
+
+if __name__ == "__main__":
+    main()
