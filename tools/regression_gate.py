@@ -7,6 +7,7 @@ match; it does not prove a gain (that takes an SPRT or a 400-game match, docs/st
 
     python tools/regression_gate.py "mcts:temperature=3"            # a candidate's changes
     python tools/regression_gate.py "mcts:temperature=3" --games 100 --threads 2
+    python tools/regression_gate.py mcts --baseline "mcts:minimax_weight=0"   # a new default against the old
 
 About three minutes on two cores with the defaults below.
 """
@@ -36,6 +37,8 @@ def with_budget(spec: str, budget: str) -> str:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("candidate", help="an mcts:... spec; options it does not name keep the current defaults")
+    p.add_argument("--baseline", default="mcts",
+                   help="the mcts:... spec to beat (default: mcts, the current defaults)")
     p.add_argument("--games", type=int, default=200, help="games per match (default 200 = 100 pairs)")
     p.add_argument("--iterations", type=int, default=1000, help="budget of the equal-iterations match")
     p.add_argument("--time-ms", type=int, default=20, help="budget of the equal-time match")
@@ -43,7 +46,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     failed = False
     for budget in (f"iterations={args.iterations}", f"time_ms={args.time_ms}"):
-        a, b = with_budget(args.candidate, budget), with_budget("mcts", budget)
+        a, b = with_budget(args.candidate, budget), with_budget(args.baseline, budget)
         result = run_match(a, b, games=args.games, seed=SEED, threads=args.threads)
         est = result.estimate
         worse = est.elo_high < 0
