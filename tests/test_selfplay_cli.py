@@ -142,3 +142,16 @@ def test_inspect_and_verify_refuse_what_is_not_a_run(tmp_path, capsys):
     np.savez(tmp_path / "other.npz", a=np.zeros(3))
     code, _, err = run_cli(capsys, "selfplay", "inspect", str(tmp_path / "other.npz"))
     assert code == 2 and "format" in err
+
+
+def test_an_unwritable_output_directory_is_named(tmp_path, capsys):
+    (tmp_path / "file").write_text("not a directory")
+    code, _, err = run_cli(capsys, "selfplay", "--games", "2", "--agent", "random", "--out", str(tmp_path / "file" / "run"))
+    assert code == 2 and "--out" in err and "cannot write" in err
+
+
+def test_a_foreign_non_empty_directory_is_refused(tmp_path, capsys):
+    (tmp_path / "thesis.tex").write_text("mine")
+    code, _, err = run_cli(capsys, "selfplay", "--games", "2", "--agent", "random", "--out", str(tmp_path))
+    assert code == 2 and "--out" in err and "thesis.tex" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["thesis.tex"]

@@ -12,6 +12,7 @@ import sys
 import time
 from typing import Any, Dict
 
+from ..errors import RosenError
 from ..selfplay import FORMAT_VERSION, write_run
 from ..selfplay.inspect import describe
 from ..selfplay.verify import verify_run
@@ -112,6 +113,13 @@ def run(args: argparse.Namespace) -> int:
                             backend=args.backend, backend_options=options,
                             on_shard=progress.shard_done if show else None,
                             on_progress=progress.shard_progress if show else None)
+    except RosenError as exc:
+        if exc.field == "path":  # write_run's directory is --out here
+            raise type(exc)("out" + str(exc)[len("path"):], "out") from None
+        raise
+    except OSError as exc:  # the disk filled up, the directory vanished...: finished shards stay valid
+        raise ValueError(f"--out: writing {args.out!r} failed: {exc.strerror or exc}; finished shards are kept, "
+                         "rerun the command to resume") from None
     except KeyboardInterrupt:
         if show:
             sys.stderr.write("\n")

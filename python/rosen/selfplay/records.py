@@ -237,8 +237,15 @@ def _open_run_dir(directory: Path, run: Dict[str, Any]) -> None:
     """Check (or create) the directory for this run: only our files, and the same parameters."""
     if directory.exists() and not directory.is_dir():
         raise InvalidArgumentError(f"path: {os.fspath(directory)!r} is not a directory", "path")
-    directory.mkdir(parents=True, exist_ok=True)
-    names = sorted(p.name for p in directory.iterdir())
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        names = sorted(p.name for p in directory.iterdir())
+        probe = directory / (MANIFEST + TMP)  # a name a later run cleans up; fail now, not after the first shard, if we cannot write
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise InvalidArgumentError(f"path: cannot write the run directory {os.fspath(directory)!r}: "
+                                   f"{exc.strerror or exc}", "path") from None
     for name in names:
         if not _OURS.fullmatch(name.removesuffix(TMP)):
             raise InvalidArgumentError(f"path: {os.fspath(directory)!r} holds {name!r}, which is not part of a "
