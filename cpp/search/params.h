@@ -48,7 +48,7 @@ struct SearchParams {
     // Implicit minimax backups (Lanctot et al. 2014): every node also keeps the minimax value of
     // the static evaluation over its subtree (chance nodes average their cards), and selection
     // blends it into the node's mean: (1 - w) * mean + w * minimax.
-    double minimax_weight = 0.0;
+    double minimax_weight = 0.3;
 };
 
 // A pointer to one field of SearchParams, by its type.
