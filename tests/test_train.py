@@ -7,6 +7,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -298,3 +299,63 @@ def test_import_rosen_never_imports_torch():
     code = ("import sys, rosen, rosen.cli, rosen.selfplay, rosen.learning.data; "
             "assert 'torch' not in sys.modules and 'matplotlib' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def reinforce():
+    spec = importlib.util.spec_from_file_location("reinforce", Path(__file__).resolve().parents[1] / "tools" / "reinforce.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_reinforcement_loop_dry_run_prints_every_command_and_writes_nothing(tmp_path, capsys):
+    loop = tmp_path / "loop"
+    assert reinforce().main(["--dir", str(loop), "--generations", "3", "--games", "10", "--iterations", "20",
+                             "--window", "2", "--dry-run"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert not loop.exists()
+    commands = [line.split("$ ", 1)[1] for line in out if "$ rosen" in line]
+    assert len(commands) == 9 and [c.split()[1] for c in commands[:3]] == ["selfplay", "train", "match"]
+    gen0, gen1 = str(loop / "gen-000"), str(loop / "gen-001")
+    assert "--agent mcts:iterations=20 " in commands[0] and "--init" not in commands[1]
+    assert f"mcts:evaluator={gen0}/candidate.npz,iterations=20 mcts:iterations=20 " in commands[2]
+    # Generation 1 plays with generation 0's network (a dry run assumes every gate promotes) ...
+    assert f"--agent mcts:evaluator={gen0}/candidate.npz,iterations=20" in commands[3]
+    assert f"--init {gen0}/candidate.npz" in commands[4]
+    assert f"--data {gen0}/selfplay {gen1}/selfplay --out" in commands[4]
+    # ... and generation 2 trains on the last two generations only.
+    assert f"--data {gen1}/selfplay {loop}/gen-002/selfplay --out" in commands[7]
+
+
+def test_the_reinforcement_loop_logs_each_step_and_resumes_after_a_failure(tmp_path, capsys):
+    loop = tmp_path / "loop"
+    ran = []
+
+    def execute(argv, fail_gate_of=None):
+        ran.append(argv)
+        if argv[0] == "train":
+            Path(argv[argv.index("--out") + 1]).write_bytes(b"net " + str(len(ran)).encode())
+        if argv[0] == "match":
+            if fail_gate_of and fail_gate_of in argv[1]:
+                return 1, ""
+            return 0, json.dumps({"sprt": "H1" if "gen-000" in argv[1] else None, "score": 0.6, "games": 10})
+        return 0, "{}"
+
+    tool = reinforce()
+    argv = ["--dir", str(loop), "--generations", "2", "--games", "4", "--iterations", "10"]
+    assert tool.main(argv, lambda a: execute(a, fail_gate_of="gen-001")) == 1
+    assert [a[0] for a in ran] == ["selfplay", "train", "match"] * 2
+    log = [json.loads(line) for line in (loop / "log.jsonl").read_text().splitlines()]
+    assert log[0]["settings"]["games"] == 4 and [(r["generation"], r["step"]) for r in log[1:]] == [
+        (0, "selfplay"), (0, "train"), (0, "gate"), (1, "selfplay"), (1, "train")]
+    assert log[3]["promoted"] and log[3]["best"] == str(loop / "gen-000" / "candidate.npz")
+    assert log[1]["command"].startswith("rosen selfplay --games 4 ")
+    assert (loop / "best.npz").read_bytes() == (loop / "gen-000" / "candidate.npz").read_bytes()
+    ran.clear()
+    assert tool.main(argv, execute) == 0  # only the failed gate runs again
+    assert [a[0] for a in ran] == ["match"] and f"mcts:evaluator={loop}/gen-000/candidate.npz" in ran[0][2]
+    log = [json.loads(line) for line in (loop / "log.jsonl").read_text().splitlines()]
+    assert not log[-1]["promoted"] and log[-1]["best"] == str(loop / "gen-000" / "candidate.npz")
+    assert "best network: " + str(loop / "gen-000" / "candidate.npz") in capsys.readouterr().out
+    ran.clear()
+    assert tool.main(argv[:-1] + ["20"], execute) == 2 and not ran  # other settings: refused
