@@ -1,0 +1,135 @@
+"""``rosen train``: train the network of spec/network-v1.md on self-play runs (PyTorch, CPU).
+
+    rosen train --data RUN [RUN ...] --out net.npz [--hidden 128,64] [--epochs N] [--init net.npz]
+                [--curves curves.json] [--plot curves.png] [--seed S] [--json]
+
+Needs the train extra: pip install "rosen[train]". docs/learning-training.md has the losses,
+the augmentation, the split and the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Dict, Tuple
+
+from ..errors import InvalidArgumentError
+
+INSTALL = 'pip install "rosen[train]"'
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train", help="train a network (policy, value, margin) on self-play runs",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", nargs="+", metavar="DIR", help="self-play run directories (rosen selfplay --out)")
+    p.add_argument("--out", help="the network file to write (.npz, spec/network-v1.md)")
+    p.add_argument("--hidden", help="hidden layer sizes H1,H2 (default 128,64, or --init's)")
+    p.add_argument("--epochs", type=int, default=10, help="passes over the training rows (default 10)")
+    p.add_argument("--batch-size", type=int, default=256, help="rows per gradient step (default 256)")
+    p.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate (default 1e-3)")
+    p.add_argument("--weight-decay", type=float, default=1e-4, help="AdamW weight decay (default 1e-4)")
+    p.add_argument("--val-fraction", type=float, default=0.1,
+                   help="share of the games held out to measure generalisation (default 0.1; 0: none)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the weights, the split, the order and the symmetries")
+    p.add_argument("--margin-scale", type=float, default=None,
+                   help="the margin head predicts final_margin / scale (default 50, or --init's)")
+    p.add_argument("--no-augment", action="store_true", help="train without the 8 board symmetries")
+    p.add_argument("--init", metavar="NET", help="a network file to start from (e.g. the current best)")
+    p.add_argument("--threads", type=int, default=1,
+                   help="PyTorch threads (default 1: the weights are then reproducible bit for bit)")
+    p.add_argument("--curves", metavar="FILE", help="write the loss curves per epoch as JSON")
+    p.add_argument("--plot", metavar="FILE", help="draw the loss curves as a PNG (matplotlib)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.set_defaults(run=run)
+
+
+def _hidden(text: str) -> Tuple[int, int]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        sizes = ()
+    if len(sizes) != 2 or min(sizes) < 1:
+        raise InvalidArgumentError(f"hidden: expected two positive sizes H1,H2 (e.g. 128,64), got {text!r}", "hidden")
+    return sizes  # type: ignore[return-value]
+
+
+def _check_writable(path: str, field: str) -> None:
+    parent = Path(path).resolve().parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK) or Path(path).is_dir():
+        raise InvalidArgumentError(f"{field}: cannot write {path!r} (no such directory, or not writable)", field)
+
+
+def _missing(module: str, what: str) -> int:
+    print(f"rosen train: error: {what} needs {module}, which is not installed; install it with: {INSTALL}",
+          file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.data:
+        raise InvalidArgumentError("data: expected one or more self-play run directories (rosen selfplay --out)",
+                                   "data")
+    if not args.out:
+        raise InvalidArgumentError("out: expected the network file to write (e.g. --out net.npz)", "out")
+    for field in ("out", "curves", "plot"):
+        if getattr(args, field):
+            _check_writable(getattr(args, field), field)
+    try:  # torch is an optional dependency: never imported before here
+        from ..learning import train as training
+        from ..learning.data import load_training_data
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] == "torch":
+            return _missing("PyTorch", "rosen train")
+        raise
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            return _missing("matplotlib", "--plot")
+
+    init = training.read_network_arrays(args.init) if args.init else None
+    hidden = _hidden(args.hidden) if args.hidden else (
+        tuple(int(h) for h in init["hidden"]) if init is not None else (128, 64))
+    margin_scale = args.margin_scale if args.margin_scale is not None else (
+        float(init["margin_scale"]) if init is not None else 50.0)
+    config = training.TrainConfig(hidden=hidden, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
+                                  weight_decay=args.weight_decay, val_fraction=args.val_fraction, seed=args.seed,
+                                  margin_scale=margin_scale, augment=not args.no_augment, threads=args.threads).check()
+    data = load_training_data(args.data)
+
+    def show(epoch: int, curves: Dict[str, Any]) -> None:
+        line = f"epoch {epoch:>3}/{config.epochs}  train " + _losses(curves["train"])
+        if curves["heldout"]["total"]:
+            line += "  held-out " + _losses(curves["heldout"])
+        print(line + f"  {curves['seconds'][-1]:.1f} s", file=sys.stderr, flush=True)
+
+    result = training.train(data, config, init=init, on_epoch=show)
+    training.export_network(args.out, result.model, config.margin_scale)
+    curves = {**result.curves, "config": {**vars(config), "hidden": list(config.hidden)},
+              "data": [str(d) for d in args.data], "init": args.init}
+    if args.curves:
+        try:
+            Path(args.curves).write_text(json.dumps(curves, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise InvalidArgumentError(f"curves: cannot write {args.curves!r}: {exc.strerror}", "curves") from None
+    if args.plot:
+        training.plot_curves(curves, args.plot)
+    summary = {"out": args.out, "rows": len(data), "games": data.games, "train_rows": curves["train_rows"],
+               "heldout_rows": curves["heldout_rows"], "heldout_games": curves["heldout_games"],
+               "epochs": config.epochs, "seconds": round(result.seconds, 3),
+               "train": {h: v[-1] for h, v in curves["train"].items()},
+               "heldout": {h: v[-1] for h, v in curves["heldout"].items() if v}}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{args.out}: trained on {summary['train_rows']} rows ({len(data)} rows of {data.games} games, "
+              f"{summary['heldout_games']} games held out) in {result.seconds:.1f} s; final loss "
+              f"train {summary['train']['total']:.4f}"
+              + (f", held-out {summary['heldout']['total']:.4f}" if summary["heldout"] else ""))
+    return 0
+
+
+def _losses(side: Dict[str, Any]) -> str:
+    return f"{side['total'][-1]:.4f} (p {side['policy'][-1]:.3f} v {side['value'][-1]:.3f} m {side['margin'][-1]:.3f})"

@@ -1,0 +1,158 @@
+"""Training samples from self-play runs: features, targets, the split by game, symmetry augmentation.
+
+NumPy only (no torch), so that the data side can be tested and reused without a learning
+framework. A row of a run (docs/selfplay.md) becomes one sample:
+
+    features   float32 [398]  rosen.encode(rows, layout="flat"), the mover's view
+    legal      bool [50]      the legal-action mask
+    policy     float32 [50]   the search's visits normalised to sum 1 (the policy target)
+    policy_weight float32     the row's ``weight`` (0 for recorded cheap searches: they teach
+                              the value, not the policy), 0 as well if a row has no visits
+    value      int64          0 win, 1 draw, 2 loss for the mover's colour (from ``result``)
+    margin     float32        the mover's colour's final margin (R11), in points
+    game       int64          a key unique to the game across every run loaded
+
+Errors name ``data`` (the command line's ``--data``).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, Sequence, Tuple
+
+import numpy as np
+
+from ..encoding import encode, symmetries
+from ..errors import InvalidArgumentError, RosenError, check_int, check_real
+
+__all__ = ["TrainingData", "load_training_data", "from_rows", "split_by_game", "symmetry_tables", "augment"]
+
+#: Value classes, in the order of the network's value head (spec/network-v1.md).
+WIN, DRAW, LOSS = 0, 1, 2
+
+
+@dataclass
+class TrainingData:
+    """Samples as parallel arrays (see the module's docstring); ``take(index)`` a subset."""
+
+    features: np.ndarray
+    legal: np.ndarray
+    policy: np.ndarray
+    policy_weight: np.ndarray
+    value: np.ndarray
+    margin: np.ndarray
+    game: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def take(self, index: np.ndarray) -> "TrainingData":
+        return TrainingData(**{name: getattr(self, name)[index] for name in self.__dataclass_fields__})
+
+    @property
+    def games(self) -> int:
+        return len(np.unique(self.game))
+
+    def policy_entropy(self) -> float:
+        """The targets' mean entropy (weighted as the policy loss): the least the policy's
+        cross-entropy can reach, since it is this plus the KL divergence to the targets."""
+        p = self.policy.astype(np.float64)
+        per_row = -np.sum(p * np.log(np.where(p > 0, p, 1.0)), axis=1)
+        w = self.policy_weight.astype(np.float64)
+        return float(np.sum(w * per_row) / np.sum(w)) if np.sum(w) > 0 else 0.0
+
+
+def _data_error(message: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"data: {message}", "data")
+
+
+def from_rows(rows: Dict[str, np.ndarray], run: int = 0) -> TrainingData:
+    """The samples of one run's rows (a dict of columns, as ``load_dir(...).rows``). ``run``
+    numbers the run, so that game ``i`` of two runs are two games (keys ``run * 2**32 + i``)."""
+    legal = np.asarray(rows["legal"], dtype=bool)
+    visits = np.asarray(rows["visits"], dtype=np.float64)
+    if np.any(visits[~legal] > 0):
+        bad = int(np.argwhere((visits > 0) & ~legal)[0, 0])
+        raise _data_error(f"row {bad} has visits on an illegal action (damaged records? `rosen selfplay verify`)")
+    total = visits.sum(axis=1)
+    policy = np.divide(visits, total[:, None], out=np.zeros_like(visits), where=total[:, None] > 0)
+    result = np.asarray(rows["result"])
+    value = np.select([result == 1.0, result == 0.5, result == 0.0], [WIN, DRAW, LOSS], default=-1).astype(np.int64)
+    if np.any(value < 0):
+        raise _data_error(f"row {int(np.argmax(value < 0))}: result must be 1, 0.5 or 0")
+    game = np.asarray(rows["game"], dtype=np.int64)
+    if game.size and (game.min() < 0 or game.max() >= 2**32):
+        raise _data_error("game indices must be in 0..2**32-1")
+    return TrainingData(
+        features=encode(rows, layout="flat"),
+        legal=legal,
+        policy=policy.astype(np.float32),
+        policy_weight=np.where(total > 0, np.asarray(rows["weight"], dtype=np.float32), 0).astype(np.float32),
+        value=value,
+        margin=np.asarray(rows["final_margin"], dtype=np.float32),
+        game=game + np.int64(run) * 2**32,
+    )
+
+
+def load_training_data(dirs: Sequence[Any]) -> TrainingData:
+    """Every finished shard of the run directories ``dirs``, as samples. A missing or empty
+    directory, one that is not a self-play run, another records format version, or a directory
+    given twice raises an error naming ``data``."""
+    if isinstance(dirs, (str, os.PathLike)) or not dirs:
+        raise _data_error("expected one or more self-play run directories")
+    from ..selfplay import load_dir  # the selfplay package is not imported by `import rosen`
+
+    parts, seen = [], set()
+    for run, d in enumerate(dirs):
+        path = Path(d)
+        if not path.is_dir():
+            raise _data_error(f"{os.fspath(d)!r} is not a directory (expected a `rosen selfplay --out` run)")
+        if path.resolve() in seen:
+            raise _data_error(f"{os.fspath(d)!r} is given twice")
+        seen.add(path.resolve())
+        try:
+            batch = load_dir(path)
+        except RosenError as exc:
+            raise _data_error(f"{os.fspath(d)!r}: {exc}") from None
+        if batch.num_rows == 0:
+            raise _data_error(f"{os.fspath(d)!r} holds no rows")
+        parts.append(from_rows(batch.rows, run))
+    return TrainingData(**{name: np.concatenate([getattr(p, name) for p in parts])
+                           for name in TrainingData.__dataclass_fields__})
+
+
+def split_by_game(data: TrainingData, val_fraction: float, seed: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Row indices (train, held-out): a share ``val_fraction`` of the *games* (at least one when
+    the share is above 0) is held out, every row of a game on the same side. The games are drawn
+    by a generator seeded from ``seed`` over the sorted game keys, so the split depends on the
+    games (the runs, in the order given) and the seed only, never on the order of the rows."""
+    val_fraction = check_real("val_fraction", val_fraction, 0.0, 0.9)
+    seed = check_int("seed", seed, 0, 2**63 - 1)
+    games = np.unique(data.game)
+    held = 0 if val_fraction == 0 else max(1, int(round(val_fraction * len(games))))
+    if held >= len(games):
+        raise InvalidArgumentError(f"val_fraction: {len(games)} game(s) cannot be split into training and held-out "
+                                   "games; add data or use --val-fraction 0", "val_fraction")
+    order = np.random.default_rng([seed, 0x5EED]).permutation(len(games))
+    is_held = np.isin(data.game, games[order[:held]])
+    return np.flatnonzero(~is_held), np.flatnonzero(is_held)
+
+
+def symmetry_tables() -> Tuple[np.ndarray, np.ndarray]:
+    """Gather tables (features [8, 398], actions [8, 50]): ``x[..., f[k]]`` is ``x`` turned by
+    symmetry ``k`` (rosen.encoding.transform_encoded / transform_actions, for a batch whose rows
+    each take their own ``k``)."""
+    sym = symmetries()
+    return sym.features[sym.inverse], sym.actions[sym.inverse]
+
+
+def augment(features: np.ndarray, legal: np.ndarray, policy: np.ndarray, ks: np.ndarray
+            ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row ``i`` of features [N, 398], legal [N, 50] and policy [N, 50] turned by symmetry
+    ``ks[i]`` -- all three by the same symmetry, so a target stays on the turned legal actions.
+    (The value and margin do not change under a symmetry.)"""
+    f_table, a_table = symmetry_tables()
+    actions = a_table[ks]
+    return (np.take_along_axis(features, f_table[ks], axis=1), np.take_along_axis(legal, actions, axis=1),
+            np.take_along_axis(policy, actions, axis=1))

@@ -1,0 +1,315 @@
+"""Training the network of spec/network-v1.md on self-play samples, with PyTorch on the CPU.
+
+Needs the ``train`` extra (``pip install "rosen[train]"``); nothing else in rosen imports this
+module, so ``import rosen`` never imports torch. The model is the spec's MLP exactly::
+
+    h1 = relu(fc1 x)   h2 = relu(fc2 h1)   policy(h2) -> 50 logits   value(h2) -> 3   margin(h2) -> 1
+
+and :func:`network_arrays` maps it onto the file's entries (``fc1.weight`` is ``w1`` ...).
+
+Losses, per row (docs/learning-training.md):
+
+- policy: cross-entropy of the visit distribution against the softmax of the logits with the
+  illegal actions masked out, weighted by the row's ``weight`` (a weighted mean over the rows);
+- value: cross-entropy of (win, draw, loss) against the game's result for the mover;
+- margin: Huber loss (squared within 1, linear beyond: margin_scale points) of the output
+  against ``final_margin / margin_scale``: final margins spread over hundreds of points, and a
+  squared error would let a few lopsided games drown the other heads' gradients;
+- total: their sum.
+
+Each training sample is turned by one of the 8 board symmetries drawn at random (features,
+legal mask and visits together). Every random choice -- the initial weights, the order of the
+rows, the symmetries -- comes from ``seed``, so one thread gives the same weights, bit for bit,
+every time (several threads may sum in another order).
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, Optional, Tuple
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from ..encoding import ACTIONS, ENCODER_VERSION
+from ..errors import InvalidArgumentError, check_int, check_real
+from .data import TrainingData, augment, split_by_game
+
+__all__ = ["Model", "TrainConfig", "TrainResult", "train", "evaluate", "losses", "network_arrays", "export_network",
+           "read_network_arrays", "load_into", "plot_curves", "HEADS"]
+
+INPUTS = 398
+#: Names of the losses in the curves, the total first.
+HEADS = ("total", "policy", "value", "margin")
+#: A logit for an illegal action: exp() of it is exactly 0 in float32, like -inf, but 0 * it is 0, not NaN.
+_ILLEGAL = -1e9
+#: The model's layers and the file's (weight, bias) entries they become (spec/network-v1.md).
+_LAYERS = (("fc1", "w1", "b1"), ("fc2", "w2", "b2"), ("policy", "wp", "bp"), ("value", "wv", "bv"),
+           ("margin", "wm", "bm"))
+
+
+class Model(nn.Module):
+    """The spec's MLP: forward(x) gives (policy logits [N, 50], value logits [N, 3], margin / margin_scale [N])."""
+
+    def __init__(self, hidden: Tuple[int, int]) -> None:
+        super().__init__()
+        h1, h2 = hidden
+        self.hidden = (h1, h2)
+        self.fc1, self.fc2 = nn.Linear(INPUTS, h1), nn.Linear(h1, h2)
+        self.policy, self.value, self.margin = nn.Linear(h2, ACTIONS), nn.Linear(h2, 3), nn.Linear(h2, 1)
+
+    def forward(self, x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        h = F.relu(self.fc2(F.relu(self.fc1(x))))
+        return self.policy(h), self.value(h), self.margin(h).squeeze(-1)
+
+
+@dataclass
+class TrainConfig:
+    """Everything a training run depends on besides its data and initial weights."""
+
+    hidden: Tuple[int, int] = (128, 64)
+    epochs: int = 10
+    batch_size: int = 256
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    val_fraction: float = 0.1
+    seed: int = 0
+    margin_scale: float = 50.0
+    augment: bool = True
+    threads: int = 1
+
+    def check(self) -> "TrainConfig":
+        if not isinstance(self.hidden, (tuple, list)) or len(self.hidden) != 2:
+            raise InvalidArgumentError(f"hidden: expected two layer sizes (H1, H2), got {self.hidden!r}", "hidden")
+        self.hidden = tuple(check_int("hidden", h, 1, 65536) for h in self.hidden)
+        check_int("epochs", self.epochs, 1, 1_000_000)
+        check_int("batch_size", self.batch_size, 1, 1 << 24)
+        check_real("lr", self.lr, 1e-12, 10.0)
+        check_real("weight_decay", self.weight_decay, 0.0, 10.0)
+        check_real("val_fraction", self.val_fraction, 0.0, 0.9)
+        check_int("seed", self.seed, 0, 2**63 - 1)
+        check_real("margin_scale", self.margin_scale, 1e-3, 1e6)
+        check_int("threads", self.threads, 1, 1024)
+        return self
+
+
+@dataclass
+class TrainResult:
+    """The trained model, the loss curves (see :func:`train`) and the split's row indices."""
+
+    model: Model
+    config: TrainConfig
+    curves: Dict[str, Any]
+    train_index: np.ndarray
+    heldout_index: np.ndarray
+    seconds: float = 0.0
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+def _tensors(data: TrainingData) -> Dict[str, torch.Tensor]:
+    return {"features": torch.from_numpy(np.ascontiguousarray(data.features)),
+            "legal": torch.from_numpy(np.ascontiguousarray(data.legal)),
+            "policy": torch.from_numpy(np.ascontiguousarray(data.policy)),
+            "policy_weight": torch.from_numpy(np.ascontiguousarray(data.policy_weight)),
+            "value": torch.from_numpy(np.ascontiguousarray(data.value)),
+            "margin": torch.from_numpy(np.ascontiguousarray(data.margin))}
+
+
+def losses(model: Model, batch: Dict[str, torch.Tensor], margin_scale: float) -> Dict[str, torch.Tensor]:
+    """The per-head losses (and their sum, ``total``) of a batch, as 0-d tensors (see the module)."""
+    policy_logits, value_logits, margin = model(batch["features"])
+    masked = policy_logits.masked_fill(~batch["legal"], _ILLEGAL)
+    policy_ce = -(batch["policy"] * F.log_softmax(masked, dim=1)).sum(dim=1)
+    w = batch["policy_weight"]
+    policy = (w * policy_ce).sum() / w.sum().clamp_min(1e-12)
+    value = F.cross_entropy(value_logits, batch["value"])
+    margin_loss = F.smooth_l1_loss(margin, batch["margin"] / margin_scale, beta=1.0)
+    return {"total": policy + value + margin_loss, "policy": policy, "value": value, "margin": margin_loss}
+
+
+@torch.no_grad()
+def evaluate(model: Model, data: TrainingData, margin_scale: float, chunk: int = 8192) -> Dict[str, float]:
+    """The losses over all of ``data`` as it is (no symmetry), each head averaged over the rows
+    as in training (the policy weighted by ``weight``)."""
+    if len(data) == 0:
+        return {}
+    t = _tensors(data)
+    sums = {"policy": 0.0, "value": 0.0, "margin": 0.0}
+    weight = float(t["policy_weight"].double().sum())
+    for start in range(0, len(data), chunk):
+        part = {name: v[start:start + chunk] for name, v in t.items()}
+        rows, w = len(part["value"]), float(part["policy_weight"].double().sum())
+        got = losses(model, part, margin_scale)
+        sums["policy"] += float(got["policy"]) * w
+        sums["value"] += float(got["value"]) * rows
+        sums["margin"] += float(got["margin"]) * rows
+    out = {"policy": sums["policy"] / weight if weight > 0 else 0.0,
+           "value": sums["value"] / len(data), "margin": sums["margin"] / len(data)}
+    return {"total": out["policy"] + out["value"] + out["margin"], **out}
+
+
+def train(data: TrainingData, config: Optional[TrainConfig] = None, *, init: Optional[Dict[str, np.ndarray]] = None,
+          on_epoch: Optional[Callable[[int, Dict[str, Any]], None]] = None) -> TrainResult:
+    """Train a :class:`Model` on ``data``, split by game into training and held-out rows.
+
+    ``init``: the entries of a network file to start from (:func:`read_network_arrays`; its
+    hidden sizes must be ``config.hidden``). The curves hold, for epochs 0 (before training)
+    to ``config.epochs``, the losses of the whole training set (unaugmented) and of the
+    held-out set after that epoch: ``{"epochs": [...], "train": {head: [...]}, "heldout":
+    {head: [...]}, "seconds": [...], "policy_target_entropy": {"train": H, "heldout": H}, ...}``
+    (held-out lists are empty without a held-out set; the policy loss cannot go below the entropy).
+    ``on_epoch(epoch, curves)`` is called after each of these evaluations.
+    """
+    config = (config or TrainConfig()).check()
+    if len(data) == 0:
+        raise InvalidArgumentError("data: no rows to train on", "data")
+    torch.set_num_threads(config.threads)
+    train_index, heldout_index = split_by_game(data, config.val_fraction, config.seed)
+    train_data, heldout = data.take(train_index), data.take(heldout_index)
+    torch.manual_seed(config.seed)
+    model = Model(config.hidden)
+    if init is not None:
+        load_into(model, init)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    rng = np.random.default_rng([config.seed, 0xA06])
+    curves: Dict[str, Any] = {"epochs": [], "train": {h: [] for h in HEADS}, "heldout": {h: [] for h in HEADS},
+                              "seconds": [], "train_rows": len(train_data), "heldout_rows": len(heldout),
+                              "train_games": train_data.games, "heldout_games": heldout.games if len(heldout) else 0,
+                              "policy_target_entropy": {"train": train_data.policy_entropy(),
+                                                        "heldout": heldout.policy_entropy() if len(heldout) else None}}
+    start = time.perf_counter()
+
+    def record(epoch: int) -> None:
+        model.eval()
+        for name, part in (("train", train_data), ("heldout", heldout)):
+            for head, value in evaluate(model, part, config.margin_scale).items():
+                curves[name][head].append(value)
+        model.train()
+        curves["epochs"].append(epoch)
+        curves["seconds"].append(round(time.perf_counter() - start, 3))
+        if on_epoch is not None:
+            on_epoch(epoch, curves)
+
+    record(0)
+    n = len(train_data)
+    for epoch in range(1, config.epochs + 1):
+        order = rng.permutation(n)
+        ks = rng.integers(0, 8, n) if config.augment else np.zeros(n, dtype=np.int64)
+        for begin in range(0, n, config.batch_size):
+            rows = order[begin:begin + config.batch_size]
+            part = train_data.take(rows)
+            if config.augment:
+                part.features, part.legal, part.policy = augment(part.features, part.legal, part.policy,
+                                                                 ks[begin:begin + config.batch_size])
+            optimiser.zero_grad(set_to_none=True)
+            loss = losses(model, _tensors(part), config.margin_scale)["total"]
+            if not torch.isfinite(loss):
+                raise InvalidArgumentError(f"lr: the loss became {float(loss)} in epoch {epoch}; lower the learning "
+                                           "rate", "lr")
+            loss.backward()
+            optimiser.step()
+        record(epoch)
+    model.eval()
+    return TrainResult(model=model, config=config, curves=curves, train_index=train_index,
+                       heldout_index=heldout_index, seconds=time.perf_counter() - start)
+
+
+def network_arrays(model: Model, margin_scale: float) -> Dict[str, np.ndarray]:
+    """The entries of the network file (spec/network-v1.md), in its order, float32 weights
+    checked finite (a non-finite one raises an error naming the entry)."""
+    arrays: Dict[str, np.ndarray] = {
+        "format": np.array("rosen-net"), "format_version": np.array(1, dtype=np.int64),
+        "encoder_version": np.array(ENCODER_VERSION, dtype=np.int64), "layout": np.array("flat"),
+        "architecture": np.array("mlp"), "hidden": np.array(model.hidden, dtype=np.int64)}
+    for layer, w, b in _LAYERS:
+        linear = getattr(model, layer)
+        arrays[w] = linear.weight.detach().cpu().numpy().astype(np.float32, copy=True)
+        arrays[b] = linear.bias.detach().cpu().numpy().astype(np.float32, copy=True)
+    arrays["margin_scale"] = np.array(margin_scale, dtype=np.float32)
+    for name, array in arrays.items():
+        if array.dtype == np.float32 and not np.all(np.isfinite(array)):
+            raise InvalidArgumentError(f"{name}: {int(np.sum(~np.isfinite(array)))} weight(s) are not finite "
+                                       "(training diverged: lower the learning rate)", name)
+    return arrays
+
+
+def export_network(path: Any, model: Model, margin_scale: float) -> None:
+    """Write the model as a network file (np.savez, uncompressed) at ``path``, exactly that name,
+    through a temporary file, so a failure never leaves half a network. Errors name ``out``."""
+    arrays = network_arrays(model, margin_scale)
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        with open(tmp, "wb") as f:  # a file object: np.savez would append ".npz" to a name
+            np.savez(f, **arrays)
+        os.replace(tmp, target)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise InvalidArgumentError(f"out: cannot write {os.fspath(path)!r}: {exc.strerror or exc}", "out") from None
+
+
+def read_network_arrays(path: Any, field: str = "init") -> Dict[str, np.ndarray]:
+    """The weights and metadata of a network file to start training from, checked enough to
+    train on (format, versions, shapes, finite float32 weights); errors name ``field``."""
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            arrays = {name: npz[name] for name in npz.files}
+    except (OSError, ValueError, EOFError) as exc:
+        raise InvalidArgumentError(f"{field}: cannot read {os.fspath(path)!r} as a network file ({exc})", field) from None
+    expected = {"format": "rosen-net", "format_version": 1, "encoder_version": ENCODER_VERSION, "layout": "flat",
+                "architecture": "mlp"}
+    for name, value in expected.items():
+        got = arrays[name].item() if name in arrays and arrays[name].shape == () else None
+        if got != value:
+            raise InvalidArgumentError(f"{field}: {os.fspath(path)!r}: {name} is {got!r}, expected {value!r}", field)
+    hidden = arrays.get("hidden")
+    if hidden is None or hidden.shape != (2,) or hidden.dtype.kind not in "iu" or hidden.min() < 1:
+        raise InvalidArgumentError(f"{field}: {os.fspath(path)!r}: hidden must be two layer sizes", field)
+    h1, h2 = (int(h) for h in hidden)
+    shapes = {"w1": (h1, INPUTS), "b1": (h1,), "w2": (h2, h1), "b2": (h2,), "wp": (ACTIONS, h2), "bp": (ACTIONS,),
+              "wv": (3, h2), "bv": (3,), "wm": (1, h2), "bm": (1,), "margin_scale": ()}
+    for name, shape in shapes.items():
+        a = arrays.get(name)
+        if a is None or a.dtype != np.float32 or a.shape != shape or not np.all(np.isfinite(a)):
+            raise InvalidArgumentError(f"{field}: {os.fspath(path)!r}: {name} must be finite float32 of shape "
+                                       f"{shape}", field)
+    return arrays
+
+
+def load_into(model: Model, arrays: Dict[str, np.ndarray]) -> None:
+    """Copy a network file's weights (:func:`read_network_arrays`) into ``model``; the hidden sizes must agree."""
+    if tuple(int(h) for h in arrays["hidden"]) != model.hidden:
+        raise InvalidArgumentError(f"hidden: the initial network has hidden sizes {tuple(arrays['hidden'].tolist())}, "
+                                   f"not {model.hidden}", "hidden")
+    with torch.no_grad():
+        for layer, w, b in _LAYERS:
+            getattr(model, layer).weight.copy_(torch.from_numpy(arrays[w]))
+            getattr(model, layer).bias.copy_(torch.from_numpy(arrays[b]))
+
+
+def plot_curves(curves: Dict[str, Any], path: Any) -> None:
+    """The curves as a PNG: one panel per loss, training and held-out lines (matplotlib, Agg)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    fig, axes = plt.subplots(1, len(HEADS), figsize=(4 * len(HEADS), 3.4), constrained_layout=True)
+    for ax, head in zip(axes, HEADS):
+        ax.plot(curves["epochs"], curves["train"][head], marker=".", label="training rows")
+        if curves["heldout"][head]:
+            ax.plot(curves["epochs"], curves["heldout"][head], marker=".", label="held-out games")
+        ax.set_title(f"{head} loss")
+        ax.set_xlabel("epoch")
+        ax.grid(alpha=0.3)
+    axes[0].legend()
+    try:
+        fig.savefig(path, dpi=100)
+    except OSError as exc:
+        raise InvalidArgumentError(f"plot: cannot write {os.fspath(path)!r}: {exc.strerror or exc}", "plot") from None
+    finally:
+        plt.close(fig)
+

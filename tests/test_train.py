@@ -1,0 +1,361 @@
+"""rosen train (python/rosen/learning/train.py, data.py, cli/train.py): the losses fall, the file
+is the spec's (spec/network-v1.md), a NumPy forward pass agrees with the model, the split keeps
+games whole, a seed gives the same weights, symmetries keep targets legal, errors name --data."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rosen
+import rosen.selfplay as sp
+from rosen.cli import main
+from rosen.encoding import positions_from_rows, transform, transform_actions, transform_encoded
+from rosen.learning.data import augment, from_rows, load_training_data, split_by_game
+
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+needs_torch = pytest.mark.skipif(not HAS_TORCH, reason='needs the train extra: pip install "rosen[train]"')
+if HAS_TORCH:
+    import torch
+
+    torch.set_num_threads(1)  # the machine is shared, and one thread is what makes the weights reproducible
+
+#: The spec's entries, in its order, with their dtypes and shapes for hidden sizes (16, 8).
+SPEC = [("format", "<U9", ()), ("format_version", "int64", ()), ("encoder_version", "int64", ()),
+        ("layout", "<U4", ()), ("architecture", "<U3", ()), ("hidden", "int64", (2,)),
+        ("w1", "float32", (16, 398)), ("b1", "float32", (16,)), ("w2", "float32", (8, 16)), ("b2", "float32", (8,)),
+        ("wp", "float32", (50, 8)), ("bp", "float32", (50,)), ("wv", "float32", (3, 8)), ("bv", "float32", (3,)),
+        ("wm", "float32", (1, 8)), ("bm", "float32", (1,)), ("margin_scale", "float32", ())]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    """Six searched games (a few hundred rows) in two shards."""
+    path = tmp_path_factory.mktemp("train") / "run"
+    sp.write_run(path, 6, shard_games=3, agent="mcts:iterations=50", seed=12, fsync=False)
+    return path
+
+
+@pytest.fixture(scope="module")
+def data(run_dir):
+    return load_training_data([run_dir])
+
+
+def config(**changes):
+    from rosen.learning.train import TrainConfig
+
+    settings = dict(hidden=(16, 8), epochs=5, batch_size=64, lr=3e-3, val_fraction=0.34, seed=3, threads=1)
+    return TrainConfig(**{**settings, **changes})
+
+
+@pytest.fixture(scope="module")
+def trained(data):
+    from rosen.learning.train import train
+
+    return train(data, config())
+
+
+def numpy_forward(arrays, x, legal):
+    """The spec's formula, written out: (policy, wdl, margin) for features x [N, 398]."""
+    h1 = np.maximum(arrays["w1"] @ x.T + arrays["b1"][:, None], 0)
+    h2 = np.maximum(arrays["w2"] @ h1 + arrays["b2"][:, None], 0)
+    logits = np.where(legal, (arrays["wp"] @ h2 + arrays["bp"][:, None]).T, -np.inf)
+    policy = np.exp(logits - logits.max(axis=1, keepdims=True))
+    value = (arrays["wv"] @ h2 + arrays["bv"][:, None]).T
+    wdl = np.exp(value - value.max(axis=1, keepdims=True))
+    margin = arrays["margin_scale"] * (arrays["wm"] @ h2 + arrays["bm"][:, None])[0]
+    return policy / policy.sum(axis=1, keepdims=True), wdl / wdl.sum(axis=1, keepdims=True), margin
+
+
+def test_samples_are_the_rows_targets(run_dir, data):
+    rows = sp.load_dir(run_dir).rows
+    assert len(data) == len(rows["game"]) and 300 <= len(data) <= 1000
+    assert data.features.dtype == np.float32 and data.features.shape == (len(data), 398)
+    np.testing.assert_array_equal(data.features, rosen.encode(rows, layout="flat"))
+    np.testing.assert_allclose(data.policy.sum(axis=1), 1, rtol=1e-6)
+    assert not np.any(data.policy[~data.legal])
+    np.testing.assert_array_equal(data.value, np.select([rows["result"] == 1, rows["result"] == 0.5], [0, 1], 2))
+    np.testing.assert_array_equal(data.margin, rows["final_margin"])
+    assert 0 < data.policy_entropy() < np.log(50)
+
+
+def test_split_keeps_every_game_on_one_side_and_follows_the_seed(data):
+    train_rows, held_rows = split_by_game(data, 0.34, seed=3)
+    assert not set(data.game[train_rows]) & set(data.game[held_rows])
+    assert len(set(data.game[held_rows])) == 2 and len(train_rows) + len(held_rows) == len(data)
+    np.testing.assert_array_equal(np.sort(np.concatenate([train_rows, held_rows])), np.arange(len(data)))
+    again = split_by_game(data, 0.34, seed=3)
+    assert all(np.array_equal(a, b) for a, b in zip(again, (train_rows, held_rows)))
+    others = {tuple(np.unique(data.game[split_by_game(data, 0.34, seed=s)[1]])) for s in range(8)}
+    assert len(others) > 1  # the seed chooses the games
+    # The same games whatever the order of the rows.
+    shuffled = data.take(np.random.default_rng(0).permutation(len(data)))
+    assert set(shuffled.game[split_by_game(shuffled, 0.34, seed=3)[1]]) == set(data.game[held_rows])
+    assert len(split_by_game(data, 0.0, seed=3)[1]) == 0
+    with pytest.raises(ValueError, match="val_fraction"):
+        split_by_game(data.take(np.flatnonzero(data.game == data.game[0])), 0.5, seed=0)
+
+
+def test_two_runs_never_share_a_game_key(run_dir, tmp_path):
+    other = tmp_path / "other"
+    sp.write_run(other, 2, agent="greedy", seed=5, fsync=False)
+    both = load_training_data([run_dir, other])
+    assert both.games == 8
+    with pytest.raises(ValueError, match="^data: .* twice"):
+        load_training_data([run_dir, run_dir])
+
+
+def test_symmetries_turn_features_legal_actions_and_targets_together(data):
+    rng = np.random.default_rng(5)
+    rows = rng.choice(len(data), 40, replace=False)
+    ks = rng.integers(0, 8, len(rows))
+    x, legal, policy = augment(data.features[rows], data.legal[rows], data.policy[rows], ks)
+    assert not np.any(policy[~legal]), "a turned visit fell on a turned illegal action"
+    np.testing.assert_allclose(policy.sum(axis=1), 1, rtol=1e-6)
+    for i, k in enumerate(ks):
+        np.testing.assert_array_equal(x[i], transform_encoded(data.features[rows[i]], k, "flat"))
+        np.testing.assert_array_equal(policy[i], transform_actions(data.policy[rows[i]], k))
+
+
+def test_a_turned_legal_mask_is_the_turned_positions_legal_moves(run_dir):
+    rows = sp.load_dir(run_dir).rows
+    picked = {name: col[::37] for name, col in rows.items()}
+    samples = from_rows(picked)
+    names = rosen.encoding.action_names()
+    for i, position in enumerate(positions_from_rows(picked)):
+        for k in range(8):
+            _, legal, _ = augment(samples.features[i:i + 1], samples.legal[i:i + 1], samples.policy[i:i + 1],
+                                  np.array([k]))
+            turned = transform(position, k)
+            expected = {rosen.encoding.action_index(m) for m in turned.legal_moves()}
+            assert {int(a) for a in np.flatnonzero(legal[0])} == expected, (i, k, [names[a] for a in expected])
+            np.testing.assert_array_equal(samples.features[i] if k == 0 else transform_encoded(samples.features[i], k, "flat"),
+                                          rosen.encode([turned], layout="flat")[0])
+
+
+@needs_torch
+def test_training_lowers_the_loss(trained):
+    curves = trained.curves
+    assert curves["epochs"] == list(range(6))
+    train_total = curves["train"]["total"]
+    # Epoch 0 is the untrained model; every figure is the whole training set, unaugmented.
+    assert train_total[-1] < train_total[1] < train_total[0]
+    assert train_total[-1] < 0.9 * train_total[1]
+    for side in ("train", "heldout"):
+        for head in ("policy", "value", "margin"):
+            assert len(curves[side][head]) == 6 and all(np.isfinite(curves[side][head]))
+        np.testing.assert_allclose(curves[side]["total"], np.sum([curves[side][h] for h in ("policy", "value", "margin")],
+                                                                 axis=0), rtol=1e-6)
+    assert curves["policy_target_entropy"]["train"] <= min(curves["train"]["policy"]) + 1e-6
+    assert curves["train_rows"] + curves["heldout_rows"] == trained.train_index.size + trained.heldout_index.size
+
+
+@needs_torch
+def test_the_exported_file_is_exactly_the_spec(trained, tmp_path):
+    from rosen.learning.train import export_network
+
+    path = tmp_path / "net.bin"  # any name: written as given, not with ".npz" appended
+    export_network(path, trained.model, 50.0)
+    assert not list(tmp_path.glob("*.tmp"))
+    with np.load(path, allow_pickle=False) as npz:
+        assert list(npz.files) == [name for name, _, _ in SPEC]
+        for name, dtype, shape in SPEC:
+            assert (npz[name].dtype, npz[name].shape) == (np.dtype(dtype), shape), name
+            if npz[name].dtype == np.float32:
+                assert np.all(np.isfinite(npz[name])), name
+        assert (str(npz["format"]), int(npz["format_version"]), int(npz["encoder_version"]), str(npz["layout"]),
+                str(npz["architecture"]), npz["hidden"].tolist(), float(npz["margin_scale"])) == \
+            ("rosen-net", 1, rosen.ENCODER_VERSION, "flat", "mlp", [16, 8], 50.0)
+
+
+@needs_torch
+def test_a_numpy_forward_pass_of_the_file_matches_the_model(trained, data, tmp_path):
+    from rosen.learning.train import export_network, read_network_arrays
+
+    export_network(tmp_path / "net.npz", trained.model, 50.0)
+    arrays = read_network_arrays(tmp_path / "net.npz")
+    policy, wdl, margin = numpy_forward(arrays, data.features.astype(np.float64), data.legal)
+    with torch.no_grad():
+        logits, value, m = trained.model(torch.from_numpy(data.features))
+        t_policy = torch.softmax(logits.masked_fill(~torch.from_numpy(data.legal), float("-inf")), dim=1).numpy()
+        t_wdl, t_margin = torch.softmax(value, dim=1).numpy(), (m * 50.0).numpy()
+    np.testing.assert_allclose(policy, t_policy, atol=1e-5)
+    np.testing.assert_allclose(wdl, t_wdl, atol=1e-5)
+    np.testing.assert_allclose(margin / 50.0, t_margin / 50.0, atol=1e-5)  # the head's output, before the scale
+    assert np.all(policy[~data.legal] == 0)
+
+
+@needs_torch
+def test_one_seed_gives_the_same_weights_bit_for_bit(data, trained):
+    from rosen.learning.train import network_arrays, train
+
+    again = network_arrays(train(data, config()).model, 50.0)
+    first = network_arrays(trained.model, 50.0)
+    assert all(again[name].tobytes() == first[name].tobytes() for name in first)
+    other = network_arrays(train(data, config(seed=4)).model, 50.0)
+    assert other["w1"].tobytes() != first["w1"].tobytes()
+
+
+@needs_torch
+def test_training_from_a_network_starts_where_it_ended(data, trained, tmp_path):
+    from rosen.learning.train import export_network, read_network_arrays, train
+
+    export_network(tmp_path / "net.npz", trained.model, 50.0)
+    resumed = train(data, config(epochs=1), init=read_network_arrays(tmp_path / "net.npz"))
+    for side in ("train", "heldout"):  # the same seed, so the same split: epoch 0 is the first run's end
+        np.testing.assert_allclose(resumed.curves[side]["total"][0], trained.curves[side]["total"][-1], rtol=1e-6)
+    with pytest.raises(ValueError, match="^hidden: "):
+        train(data, config(hidden=(8, 8)), init=read_network_arrays(tmp_path / "net.npz"))
+
+
+@needs_torch
+def test_a_diverging_or_unwritable_network_is_refused(trained, tmp_path):
+    from rosen.learning.train import Model, export_network, network_arrays
+
+    broken = Model((16, 8))
+    with torch.no_grad():
+        broken.fc2.weight[0, 0] = float("nan")
+    with pytest.raises(ValueError, match="^w2: 1 weight"):
+        network_arrays(broken, 50.0)
+    with pytest.raises(ValueError, match="^out: cannot write"):
+        export_network(tmp_path / "missing" / "net.npz", trained.model, 50.0)
+
+
+@needs_torch
+def test_the_cli_trains_and_writes_the_network_and_curves(run_dir, tmp_path, capsys):
+    out, curves, plot = tmp_path / "net.npz", tmp_path / "curves.json", tmp_path / "curves.png"
+    argv = ["train", "--data", str(run_dir), "--out", str(out), "--hidden", "16,8", "--epochs", "2", "--seed", "1",
+            "--curves", str(curves), "--plot", str(plot), "--json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert summary["out"] == str(out) and summary["epochs"] == 2 and summary["heldout_games"] == 1
+    assert "epoch   2/2  train" in captured.err
+    saved = json.loads(curves.read_text())
+    assert saved["epochs"] == [0, 1, 2] and all(isinstance(v, float) for v in saved["heldout"]["value"])
+    assert saved["config"]["hidden"] == [16, 8] and saved["train"]["total"][-1] == summary["train"]["total"]
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with np.load(out) as npz:
+        first = npz["w1"].copy()
+    # --init: the hidden sizes and margin scale come from the file.
+    assert main(["train", "--data", str(run_dir), "--out", str(tmp_path / "next.npz"), "--init", str(out),
+                 "--epochs", "1", "--json"]) == 0
+    with np.load(tmp_path / "next.npz") as npz:
+        assert npz["hidden"].tolist() == [16, 8] and npz["w1"].shape == first.shape
+    capsys.readouterr()
+
+
+def cli_error(argv, capsys):
+    assert main(["train", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rosen train: error: ") and "Traceback" not in err
+    return err
+
+
+@needs_torch
+def test_cli_errors_name_the_option(run_dir, tmp_path, capsys):
+    out = str(tmp_path / "net.npz")
+    assert "--data: expected" in cli_error(["--out", out], capsys)
+    assert "--out: expected" in cli_error(["--data", str(run_dir)], capsys)
+    assert "--data: " in cli_error(["--data", str(tmp_path / "nowhere"), "--out", out], capsys)
+    (tmp_path / "empty").mkdir()
+    assert "--data: " in cli_error(["--data", str(tmp_path / "empty"), "--out", out], capsys)
+    unfinished = tmp_path / "unfinished"
+    unfinished.mkdir()
+    (unfinished / "run.json").write_text("{}")
+    assert "no finished shard" in cli_error(["--data", str(unfinished), "--out", out], capsys)
+    # A shard of another records format version.
+    future = tmp_path / "future"
+    sp.write_run(future, 1, agent="greedy", fsync=False)
+    shard = future / "shard-00000.npz"
+    with np.load(shard) as npz:
+        arrays = {name: npz[name] for name in npz.files}
+    arrays["format_version"] = np.array(2, dtype=np.int64)
+    np.savez(shard, **arrays)
+    err = cli_error(["--data", str(future), "--out", out], capsys)
+    assert "--data: " in err and "format_version" in err
+    assert "--hidden: expected two" in cli_error(["--data", str(run_dir), "--out", out, "--hidden", "16"], capsys)
+    assert "--out: cannot write" in cli_error(["--data", str(run_dir), "--out", str(tmp_path / "no" / "n.npz")], capsys)
+    assert "--epochs: " in cli_error(["--data", str(run_dir), "--out", out, "--epochs", "0"], capsys)
+    not_a_net = tmp_path / "net.txt"
+    not_a_net.write_text("hello")
+    assert "--init: " in cli_error(["--data", str(run_dir), "--out", out, "--init", str(not_a_net)], capsys)
+
+
+def test_without_torch_the_cli_says_how_to_get_it(run_dir, tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` now raises ImportError
+    monkeypatch.delitem(sys.modules, "rosen.learning.train", raising=False)
+    monkeypatch.delattr(sys.modules["rosen.learning"], "train", raising=False)
+    err = cli_error(["--data", str(run_dir), "--out", str(tmp_path / "net.npz")], capsys)
+    assert 'pip install "rosen[train]"' in err and "PyTorch" in err
+
+
+def test_import_rosen_never_imports_torch():
+    code = ("import sys, rosen, rosen.cli, rosen.selfplay, rosen.learning.data; "
+            "assert 'torch' not in sys.modules and 'matplotlib' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def reinforce():
+    spec = importlib.util.spec_from_file_location("reinforce", Path(__file__).resolve().parents[1] / "tools" / "reinforce.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_reinforcement_loop_dry_run_prints_every_command_and_writes_nothing(tmp_path, capsys):
+    loop = tmp_path / "loop"
+    assert reinforce().main(["--dir", str(loop), "--generations", "3", "--games", "10", "--iterations", "20",
+                             "--window", "2", "--dry-run"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert not loop.exists()
+    commands = [line.split("$ ", 1)[1] for line in out if "$ rosen" in line]
+    assert len(commands) == 9 and [c.split()[1] for c in commands[:3]] == ["selfplay", "train", "match"]
+    gen0, gen1 = str(loop / "gen-000"), str(loop / "gen-001")
+    assert "--agent mcts:iterations=20 " in commands[0] and "--init" not in commands[1]
+    assert f"mcts:evaluator={gen0}/candidate.npz,iterations=20 mcts:iterations=20 " in commands[2]
+    # Generation 1 plays with generation 0's network (a dry run assumes every gate promotes) ...
+    assert f"--agent mcts:evaluator={gen0}/candidate.npz,iterations=20" in commands[3]
+    assert f"--init {gen0}/candidate.npz" in commands[4]
+    assert f"--data {gen0}/selfplay {gen1}/selfplay --out" in commands[4]
+    # ... and generation 2 trains on the last two generations only.
+    assert f"--data {gen1}/selfplay {loop}/gen-002/selfplay --out" in commands[7]
+
+
+def test_the_reinforcement_loop_logs_each_step_and_resumes_after_a_failure(tmp_path, capsys):
+    loop = tmp_path / "loop"
+    ran = []
+
+    def execute(argv, fail_gate_of=None):
+        ran.append(argv)
+        if argv[0] == "train":
+            Path(argv[argv.index("--out") + 1]).write_bytes(b"net " + str(len(ran)).encode())
+        if argv[0] == "match":
+            if fail_gate_of and fail_gate_of in argv[1]:
+                return 1, ""
+            return 0, json.dumps({"sprt": "H1" if "gen-000" in argv[1] else None, "score": 0.6, "games": 10})
+        return 0, "{}"
+
+    tool = reinforce()
+    argv = ["--dir", str(loop), "--generations", "2", "--games", "4", "--iterations", "10"]
+    assert tool.main(argv, lambda a: execute(a, fail_gate_of="gen-001")) == 1
+    assert [a[0] for a in ran] == ["selfplay", "train", "match"] * 2
+    log = [json.loads(line) for line in (loop / "log.jsonl").read_text().splitlines()]
+    assert log[0]["settings"]["games"] == 4 and [(r["generation"], r["step"]) for r in log[1:]] == [
+        (0, "selfplay"), (0, "train"), (0, "gate"), (1, "selfplay"), (1, "train")]
+    assert log[3]["promoted"] and log[3]["best"] == str(loop / "gen-000" / "candidate.npz")
+    assert log[1]["command"].startswith("rosen selfplay --games 4 ")
+    assert (loop / "best.npz").read_bytes() == (loop / "gen-000" / "candidate.npz").read_bytes()
+    ran.clear()
+    assert tool.main(argv, execute) == 0  # only the failed gate runs again
+    assert [a[0] for a in ran] == ["match"] and f"mcts:evaluator={loop}/gen-000/candidate.npz" in ran[0][2]
+    log = [json.loads(line) for line in (loop / "log.jsonl").read_text().splitlines()]
+    assert not log[-1]["promoted"] and log[-1]["best"] == str(loop / "gen-000" / "candidate.npz")
+    assert "best network: " + str(loop / "gen-000" / "candidate.npz") in capsys.readouterr().out
+    ran.clear()
+    assert tool.main(argv[:-1] + ["20"], execute) == 2 and not ran  # other settings: refused
