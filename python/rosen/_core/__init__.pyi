@@ -171,6 +171,22 @@ def _encode_rows(rows: Dict[str, npt.NDArray[Any]], layout: str,
 def _positions_from_rows(rows: Dict[str, npt.NDArray[Any]]) -> List[Position]: ...
 def _rows_from_positions(items: Sequence[Position]) -> Dict[str, npt.NDArray[Any]]: ...
 
+# --- learned evaluation (cpp/bindings/bind_learning.cpp; public face: rosen.Evaluator) ---
+
+class _Network:
+    # C-contiguous float32 arrays of the shapes of spec/network-v1.md (copied).
+    def __init__(self, *, w1: npt.NDArray[np.float32], b1: npt.NDArray[np.float32], w2: npt.NDArray[np.float32],
+                 b2: npt.NDArray[np.float32], wp: npt.NDArray[np.float32], bp: npt.NDArray[np.float32],
+                 wv: npt.NDArray[np.float32], bv: npt.NDArray[np.float32], wm: npt.NDArray[np.float32],
+                 bm: npt.NDArray[np.float32], margin_scale: float) -> None: ...
+    @property
+    def hidden(self) -> Tuple[int, int]: ...
+    @property
+    def margin_scale(self) -> float: ...
+    # (policy [N, 50], wdl [N, 3], margin [N], value [N]), float32, from each mover's view.
+    def evaluate(self, positions: Sequence[Position], *, threads: int = 1) -> Tuple[
+        npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+
 # --- self-play (cpp/bindings/bind_selfplay.cpp) ---
 
 # Keys: rows (column name -> array, spec/selfplay-records-v1), game, deal_seed, plies, winner
