@@ -31,6 +31,7 @@ constexpr int kValueLogits = 3;                     // win, draw, loss
 constexpr int kHeads = kActions + kValueLogits + 1; // policy logits, value logits, margin
 // The widest hidden layer evaluation holds on the stack (two such layers: 16 KiB).
 constexpr int kMaxHidden = 2048;
+static_assert(kMaxHidden >= kInputs && kMaxHidden <= 65536, "forward() lists active inputs in uint16_t[kMaxHidden]");
 
 // The file's arrays, row-major float32 as the spec lays them out; only read by the constructor.
 struct Weights {
