@@ -115,7 +115,8 @@ class MoveInfo(NamedTuple):
     move: Move
     visits: int
     winrate: float   #: mean reward 0..1 (1 = a sure win for the mover)
-    prior: float     #: the heuristic policy's probability (uniform with rollout="random")
+    prior: float     #: the policy's probability: the network's with an evaluator, else the heuristic's
+                     #: (uniform with rollout="random")
     score: float     #: expected score margin where rollouts end (R11), own minus opponent
     pv: List[Move]   #: this move and the most visited line after it, to the first draw
 
