@@ -28,20 +28,6 @@ _seconds: dict = {}
 
 
 @pytest.fixture(scope="module")
-def positions() -> list:
-    """10 000 positions: every ply of seeded random games, 2 and 4 players (as bench_encoding)."""
-    rng = random.Random(0)
-    out, seed = [], 0
-    while len(out) < 10_000:
-        pos = rosen.Position.new(seed=seed, players=2 if seed % 4 else 4)
-        while not pos.is_terminal and len(out) < 10_000:
-            out.append(pos)
-            pos = pos.play(rng.choice(pos.legal_moves()))
-        seed += 1
-    return out
-
-
-@pytest.fixture(scope="module")
 def reference_inputs(positions):
     """The NumPy reference's inputs, computed once (not timed): flat features and legal masks."""
     mask = np.zeros((len(positions), 50), dtype=bool)

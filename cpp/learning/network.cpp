@@ -33,7 +33,9 @@ void check_hidden(int h, const char* which) {
 // so they vectorise; the AVX2 clone (chosen at load time where the CPU has it) does the same
 // additions and multiplications in the same order, 8 at a time, with no fused multiply-add: the
 // results are the same bits on every x86-64 CPU.
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+// Instrumented builds (sanitizers) keep the plain version: ifunc resolvers run before their runtimes.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
 #define ROSEN_VECTOR_CLONES __attribute__((target_clones("avx2", "default"), noinline))
 #else
 #define ROSEN_VECTOR_CLONES
