@@ -84,7 +84,7 @@ def as_evaluator(value: Any) -> Evaluator:
         path = os.fspath(value)
         try:
             stat = os.stat(path)
-        except OSError:
+        except (OSError, ValueError):  # missing, unreadable, or no path at all (a NUL byte)
             return Evaluator(path)  # load_network names the path in its error
         return _cached(os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
     if isinstance(value, Network):
