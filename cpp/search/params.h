@@ -48,7 +48,7 @@ struct SearchParams {
     // Implicit minimax backups (Lanctot et al. 2014): every node also keeps the minimax value of
     // the static evaluation over its subtree (chance nodes average their cards), and selection
     // blends it into the node's mean: (1 - w) * mean + w * minimax.
-    double minimax_weight = 0.0;
+    double minimax_weight = 0.3;
     // Search with a network (Searcher's second argument; without one these two change nothing):
     // PUCT selection q + puct_c * prior * sqrt(N) / (1 + n) over the network's priors, and at a
     // leaf w * the network's value + (1 - w) * a rollout's, w = network_value_weight.
