@@ -5,7 +5,6 @@ Run: pytest bench --benchmark-only
 """
 from __future__ import annotations
 
-import random
 
 import numpy as np
 import pytest
@@ -14,21 +13,6 @@ import rosen
 from rosen.encoding import plane_names, rows_from_positions
 
 CROWN = plane_names().index("crown")
-
-
-@pytest.fixture(scope="module")
-def positions() -> list:
-    """10 000 positions: every ply of seeded random games, 2 and 4 players, until there are enough."""
-    rng = random.Random(0)
-    out = []
-    seed = 0
-    while len(out) < 10_000:
-        pos = rosen.Position.new(seed=seed, players=2 if seed % 4 else 4)
-        while not pos.is_terminal and len(out) < 10_000:
-            out.append(pos)
-            pos = pos.play(rng.choice(pos.legal_moves()))
-        seed += 1
-    return out
 
 
 @pytest.fixture(scope="module")

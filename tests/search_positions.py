@@ -1,6 +1,8 @@
 """Positions shared by the search tests."""
 from __future__ import annotations
 
+import random
+
 from conftest import board_ranks
 
 
@@ -40,3 +42,19 @@ def midgame(seed: int = 5, plies: int = 20, players: int = 2):
         moves = pos.legal_moves()
         pos = pos.play(moves[(i * 7) % len(moves)])
     return pos
+
+
+def pile_variants(pos):
+    """The position with its pile in the given order, reversed, shuffled, and as '*'."""
+    import rosen
+
+    fields = pos.fen().split(" ")
+    pile = list(pos.pile_cards)
+    assert len(pile) >= 3, "the test needs a pile with some order to change"
+    shuffled = pile[:]
+    random.Random(1).shuffle(shuffled)
+    orders = [pile, pile[::-1], shuffled]
+    assert len({tuple(o) for o in orders}) == 3
+    texts = [" ".join(fields[:-1] + [",".join(o)]) for o in orders] + [" ".join(fields[:-1] + ["*"])]
+    # Different seeds of the position's own generator as well: the search must not use it.
+    return [rosen.Position(t, seed=k) for k, t in enumerate(texts)]

@@ -21,7 +21,7 @@ def client():
 
 def test_handshake(client):
     assert client.id["name"].startswith("rosen ")
-    assert set(client.options) == {"Threads", "Seed", "Reshuffle", "MultiPV", "Hash", "Strength"}
+    assert set(client.options) == {"Threads", "Seed", "Reshuffle", "MultiPV", "Hash", "Strength", "EvalFile"}
 
 
 def test_whole_two_player_game_through_the_pipe(client):

@@ -5,26 +5,10 @@ unknown) -- must give identical searches for the same seed: same visits, values,
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import rosen
-from search_positions import midgame
-
-
-def pile_variants(pos: rosen.Position):
-    """The position with its pile in the given order, reversed, shuffled, and as '*'."""
-    fields = pos.fen().split(" ")
-    pile = list(pos.pile_cards)
-    assert len(pile) >= 3, "the test needs a pile with some order to change"
-    shuffled = pile[:]
-    random.Random(1).shuffle(shuffled)
-    orders = [pile, pile[::-1], shuffled]
-    assert len({tuple(o) for o in orders}) == 3
-    texts = [" ".join(fields[:-1] + [",".join(o)]) for o in orders] + [" ".join(fields[:-1] + ["*"])]
-    # Different seeds of the position's own generator as well: the search must not use it.
-    return [rosen.Position(t, seed=k) for k, t in enumerate(texts)]
+from search_positions import midgame, pile_variants
 
 
 def signature(result: rosen.SearchResult):

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "args.h"
+#include "arrays.h"
 #include "features/encoder.h"
 #include "features/row_state.h"
 #include "features/symmetry.h"
@@ -20,6 +21,8 @@ using namespace rosen;
 using namespace rosen::features;
 
 namespace {
+
+using bindings::checked_array;
 
 enum class Layout { Planes, Flat };
 
@@ -35,39 +38,6 @@ std::vector<py::ssize_t> shape_of(Layout layout, py::ssize_t n) {
     return {n, kFlatFeatures};
 }
 
-std::string shape_text(const std::vector<py::ssize_t>& shape) {
-    std::string out = "(";
-    for (size_t i = 0; i < shape.size(); ++i) {
-        if (i) out += ", ";
-        out += std::to_string(shape[i]);
-    }
-    return out + (shape.size() == 1 ? ",)" : ")");
-}
-
-// A C-contiguous array of exactly dtype T and the given shape (-1: any length), else an error
-// naming the field.
-template <typename T>
-py::array_t<T> checked_array(const py::handle& obj, const char* field, const std::vector<py::ssize_t>& shape,
-                             const char* dtype_name) {
-    if (!py::isinstance<py::array_t<T>>(obj)) {
-        const std::string got = py::isinstance<py::array>(obj) ? "dtype " + std::string(py::str(obj.attr("dtype")))
-                                                               : bindings::type_name(obj);
-        throw ArgumentTypeError(field, std::string(field) + ": expected a numpy " + dtype_name + " array, got " + got);
-    }
-    auto arr = py::reinterpret_borrow<py::array_t<T>>(obj);
-    bool ok = arr.ndim() == py::ssize_t(shape.size());
-    for (size_t d = 0; ok && d < shape.size(); ++d) ok = shape[d] < 0 || arr.shape(d) == shape[d];
-    if (!ok) {
-        std::vector<py::ssize_t> got(arr.shape(), arr.shape() + arr.ndim());
-        std::string want = shape_text(shape);
-        for (size_t pos; (pos = want.find("-1")) != std::string::npos;) want.replace(pos, 2, "N");
-        throw ArgumentError(field, std::string(field) + ": expected shape " + want + ", got " + shape_text(got));
-    }
-    if (!(arr.flags() & py::array::c_style))
-        throw ArgumentError(field, std::string(field) + ": expected a C-contiguous array");
-    return arr;
-}
-
 // The output buffer: the caller's (checked, writable) or a new one.
 template <typename T>
 py::array_t<T> output(const py::object& out, Layout layout, py::ssize_t n, const char* dtype_name) {
@@ -76,23 +46,6 @@ py::array_t<T> output(const py::object& out, Layout layout, py::ssize_t n, const
     auto arr = checked_array<T>(out, "out", shape, dtype_name);
     if (!arr.writeable()) throw ArgumentError("out", "out: expected a writable array");
     return arr;
-}
-
-std::vector<Position> positions_of(const py::handle& items) {
-    if (!py::isinstance<py::sequence>(items) || py::isinstance<py::str>(items))
-        throw ArgumentTypeError("items",
-                                "items: expected a sequence of rosen.Position, got " + bindings::type_name(items));
-    const auto seq = py::reinterpret_borrow<py::sequence>(items);
-    std::vector<Position> out;
-    out.reserve(seq.size());
-    for (size_t i = 0; i < seq.size(); ++i) {
-        const py::object item = seq[i];
-        if (!py::isinstance<Position>(item))
-            throw ArgumentTypeError("items", "items[" + std::to_string(i) + "]: expected a rosen.Position, got " +
-                                                 bindings::type_name(item));
-        out.push_back(item.cast<const Position&>());
-    }
-    return out;
 }
 
 template <typename Source>
@@ -193,7 +146,7 @@ void bind_features(py::module_& m) {
     }, py::arg("position"), py::arg("k"));
 
     m.def("_encode_positions", [](const py::handle& items, const py::handle& layout, const py::object& out) {
-        const std::vector<Position> positions = positions_of(items);
+        const std::vector<Position> positions = bindings::positions_arg(items, "items");
         return encode_into([&](auto* data) { encode_batch(positions.data(), positions.size(), data); },
                            py::ssize_t(positions.size()), layout, out);
     }, py::arg("items"), py::arg("layout"), py::arg("out") = py::none(),
@@ -214,7 +167,7 @@ void bind_features(py::module_& m) {
     }, py::arg("rows"), "Record rows as positions (pile of unknown order).");
 
     m.def("_rows_from_positions", [](const py::handle& items) {
-        const std::vector<Position> positions = positions_of(items);
+        const std::vector<Position> positions = bindings::positions_arg(items, "items");
         const py::ssize_t n = py::ssize_t(positions.size());
         auto tokens = zeros<uint64_t>(n, 2, 2);
         auto crown = zeros<int8_t>(n), to_move = zeros<int8_t>(n);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "args.h"
@@ -155,8 +156,11 @@ void bind_search(py::module_& m) {
         .def_readonly("score", &SearchResult::score);
 
     py::class_<Searcher>(m, "_Searcher", "The C++ searcher; use rosen.Searcher.")
-        .def(py::init([](const py::dict& values) { return std::make_unique<Searcher>(params_from(values)); }),
-             py::arg("params"), "Parameters as a dict of rosen.SearchParams fields.")
+        .def(py::init([](const py::dict& values, std::shared_ptr<learning::Network> network) {
+                 return std::make_unique<Searcher>(params_from(values), std::move(network));
+             }),
+             py::arg("params"), py::arg("network") = nullptr,
+             "Parameters as a dict of rosen.SearchParams fields; network: a _Network to guide the search, or None.")
         .def("search", py::overload_cast<const Position&>(&Searcher::search), py::arg("position"),
              py::call_guard<py::gil_scoped_release>(),
              "Search the position with the budget; the GIL is released meanwhile.")

@@ -7,6 +7,7 @@
 #include <array>
 #include <climits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "args.h"
@@ -51,10 +52,13 @@ void bind_selfplay(py::module_& m) {
                                    const py::handle& temperature, const py::handle& temperature_plies,
                                    const py::handle& dirichlet_alpha, const py::handle& dirichlet_fraction,
                                    const py::handle& full_search_probability, const py::handle& cheap_iterations,
-                                   const py::handle& record_cheap) {
+                                   const py::handle& record_cheap, std::shared_ptr<learning::Network> network) {
         Config c;
         c.agent = agent_kind(agent);
         if (c.agent == AgentKind::Mcts) c.search = bindings::search_params_arg(params);
+        if (network && c.agent != AgentKind::Mcts)
+            throw ArgumentError("network", "network: only the mcts agent searches with a network");
+        c.network = std::move(network);
         c.agent_seed = uint_arg(agent_seed, "agent", 0, kMaxU64);  // the spec's seed option
         c.seed = uint_arg(seed, "seed", 0, kMaxU64);
         const uint64_t first = uint_arg(first_game, "first_game", 0, uint64_t(1) << 62);
@@ -130,7 +134,7 @@ void bind_selfplay(py::module_& m) {
        py::arg("first_game"), py::arg("games"), py::arg("players"), py::arg("reshuffle"), py::arg("threads"),
        py::arg("temperature"), py::arg("temperature_plies"), py::arg("dirichlet_alpha"),
        py::arg("dirichlet_fraction"), py::arg("full_search_probability"), py::arg("cheap_iterations"),
-       py::arg("record_cheap"),
+       py::arg("record_cheap"), py::arg("network") = nullptr,
        "Low-level self-play of games [first_game, first_game + games); see rosen.selfplay.generate.");
 
     m.def("_selfplay_seeds", [](const py::handle& seed, const py::handle& game, const py::handle& ply) {

@@ -10,11 +10,13 @@ void bind_lovagok(py::module_& m);
 void bind_classic(py::module_& m);
 void bind_features(py::module_& m);
 void bind_selfplay(py::module_& m);
+void bind_learning(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search, classic searchers, learning features and Lovagok dice.";
     bind_errors(m);
     bind_rosenkoenig(m);
+    bind_learning(m);  // before search and self-play, whose signatures name its network
     bind_search(m);
     bind_lovagok(m);
     bind_classic(m);

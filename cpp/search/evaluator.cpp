@@ -16,12 +16,6 @@ constexpr float kMarginScale = 30.0f;
 
 float squash_margin(float margin) { return 0.5f + 0.5f * std::tanh(margin / kMarginScale); }
 
-float shaped(float win, float margin, const SearchParams& p) {
-    if (p.reward == RewardKind::Margin) return squash_margin(margin);
-    const float w = float(p.margin_weight);
-    return w == 0.0f ? win : (1.0f - w) * win + w * squash_margin(margin);
-}
-
 int colour_heroes(const Position& pos, int colour) {
     int n = 0;
     for (int player = colour; player < pos.players(); player += 2) n += pos.heroes[player];
@@ -29,6 +23,12 @@ int colour_heroes(const Position& pos, int colour) {
 }
 
 }  // namespace
+
+float shaped_reward(float win, float margin, const SearchParams& p) {
+    if (p.reward == RewardKind::Margin) return squash_margin(margin);
+    const float w = float(p.margin_weight);
+    return w == 0.0f ? win : (1.0f - w) * win + w * squash_margin(margin);
+}
 
 int join_gain(Bitboard own, int sq) {
     Bitboard adjacent = neighbours(bit(sq)) & own;
@@ -153,7 +153,7 @@ Evaluation evaluate_terminal(const Position& pos, const SearchParams& p) {
     const int cmp = compare_for_win(red, white);  // R12 with its tie-breaks
     const float win = cmp > 0 ? 1.0f : cmp < 0 ? 0.0f : 0.5f;
     const float margin = float(red.score - white.score);
-    return {shaped(win, margin, p), margin};
+    return {shaped_reward(win, margin, p), margin};
 }
 
 namespace {
@@ -163,7 +163,7 @@ Evaluation cutoff_value(float margin, float heroes, const SearchParams& p) {
     // A hero in hand is a future swing, worth about what the policy charges for spending one.
     const float adjusted = margin + heroes * float(p.hero_cost);
     const float win = 1.0f / (1.0f + std::exp(-adjusted / float(p.eval_scale)));
-    return {shaped(win, adjusted, p), margin};
+    return {shaped_reward(win, adjusted, p), margin};
 }
 
 }  // namespace

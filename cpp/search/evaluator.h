@@ -37,6 +37,11 @@ struct Evaluation {
     float margin = 0.0f;  // Red's score minus White's (R11), the expected final margin
 };
 
+// Red's reward from Red's win probability (1 win, 1/2 draw) and expected margin, as p.reward and
+// p.margin_weight shape it: what evaluate_terminal and evaluate_cutoff return, and what a
+// network's value and margin become at a leaf.
+float shaped_reward(float win, float margin, const SearchParams& p);
+
 // A finished game (R12), shaped by p.reward and p.margin_weight.
 Evaluation evaluate_terminal(const Position& pos, const SearchParams& p);
 // An unfinished game cut off early: the margin plus the heroes' worth, squashed by p.eval_scale.

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "rosenkoenig/rng.h"
 
@@ -36,10 +37,11 @@ std::vector<Move> line_from(const Tree& tree, uint32_t n) {
 
 }  // namespace
 
-Searcher::Searcher(const SearchParams& p) : params_(p) {
+Searcher::Searcher(const SearchParams& p, std::shared_ptr<const learning::Network> network)
+    : params_(p), network_(std::move(network)) {
     validate(p);
     const uint64_t per_tree = p.max_tree_size / uint64_t(p.threads);
-    for (int t = 0; t < p.threads; ++t) trees_.push_back(std::make_unique<Tree>(per_tree));
+    for (int t = 0; t < p.threads; ++t) trees_.push_back(std::make_unique<Tree>(per_tree, network_.get()));
 }
 
 void Searcher::reset() {

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "learning/network.h"
 #include "rosenkoenig/position.h"
 #include "search/params.h"
 #include "search/tree.h"
@@ -43,8 +44,10 @@ struct SearchResult {
 
 class Searcher {
 public:
-    // Throws ArgumentError (params.h: validate) if p cannot be searched with.
-    explicit Searcher(const SearchParams& p);
+    // Throws ArgumentError (params.h: validate) if p cannot be searched with. With a network the
+    // search is guided by it (tree.h: PUCT over its priors, its value at the leaves); the network
+    // is shared, read-only, by every thread (and by other searchers).
+    explicit Searcher(const SearchParams& p, std::shared_ptr<const learning::Network> network = nullptr);
 
     // Searches `position` with the parameters' budget. The pile order is hidden first (R14).
     // When the position is the last root or lies a few plies below it in the tree, that subtree
@@ -76,6 +79,7 @@ private:
     SearchResult collect(const std::vector<TreeStats>& stats, double seconds, uint64_t reused) const;
 
     SearchParams params_;
+    std::shared_ptr<const learning::Network> network_;
     std::vector<std::unique_ptr<Tree>> trees_;
     bool rooted_ = false;
     std::atomic<bool> stop_{false};

@@ -37,7 +37,7 @@ bool enumerated(const ParamInfo& info) { return !info.choices[0].empty(); }
 
 }  // namespace
 
-const std::array<ParamInfo, 17> kParamInfo = {{
+const std::array<ParamInfo, 19> kParamInfo = {{
     {"iterations", &P::iterations, 0, 1e15, {}, "playouts over all threads; 0 = no limit (then time_ms must be set)"},
     {"time_ms", &P::time_ms, 0, 1e9, {}, "wall-clock budget in milliseconds; 0 = no limit"},
     {"exploration", &P::exploration, 0, 100, {}, "the UCT constant c in q + c * sqrt(ln N / n); rewards lie in [0, 1]"},
@@ -62,6 +62,10 @@ const std::array<ParamInfo, 17> kParamInfo = {{
     {"eval_scale", &P::eval_scale, 0.1, 10000, {}, "score margin that makes a cut-off position about a 73% win"},
     {"minimax_weight", &P::minimax_weight, 0, 1, {},
      "implicit minimax backups: weight of the static evaluation's minimax value blended into each node's mean in selection"},
+    {"puct_c", &P::puct_c, 0, 100, {},
+     "with a network: the PUCT constant c in q + c * prior * sqrt(N) / (1 + n) (replaces UCT's exploration)"},
+    {"network_value_weight", &P::network_value_weight, 0, 1, {},
+     "with a network: a leaf's value is w * the network's + (1 - w) * a rollout's; 1 = the network's only"},
 }};
 
 std::string_view choice_name(const ParamInfo& info, int value) {

@@ -49,6 +49,11 @@ struct SearchParams {
     // the static evaluation over its subtree (chance nodes average their cards), and selection
     // blends it into the node's mean: (1 - w) * mean + w * minimax.
     double minimax_weight = 0.3;
+    // Search with a network (Searcher's second argument; without one these two change nothing):
+    // PUCT selection q + puct_c * prior * sqrt(N) / (1 + n) over the network's priors, and at a
+    // leaf w * the network's value + (1 - w) * a rollout's, w = network_value_weight.
+    double puct_c = 1.0;
+    double network_value_weight = 1.0;
 };
 
 // A pointer to one field of SearchParams, by its type.
@@ -67,7 +72,7 @@ struct ParamInfo {
 };
 
 // Every field, in declaration order.
-extern const std::array<ParamInfo, 17> kParamInfo;
+extern const std::array<ParamInfo, 19> kParamInfo;
 
 // The word of an enumerated field's value, and the value of a word (nullopt if unknown).
 std::string_view choice_name(const ParamInfo& info, int value);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <new>
 
+#include "learning/network.h"
 #include "search/evaluator.h"
 
 namespace rosen::search {
@@ -30,7 +31,7 @@ bool same_public_state(const Position& a, const Position& b) {
 }
 
 
-Tree::Tree(uint64_t limit) : limit_(limit) {}
+Tree::Tree(uint64_t limit, const learning::Network* network) : limit_(limit), network_(network) {}
 
 bool Tree::make_room(uint64_t count) {
     const uint64_t needed = nodes_.size() + count;
@@ -55,9 +56,12 @@ void Tree::reset(const Position& root) {
 
 void Tree::prepare_root(const SearchParams& p) {
     if (nodes_[0].first_child != kNoChild) return;
-    if (!expand_moves(0, root_pos_, p)) {
+    float priors[12], value, margin;
+    if (network_) network_->evaluate(root_pos_, legal_moves(root_pos_), priors, value, margin);
+    const float* given = network_ ? priors : nullptr;
+    if (!expand_moves(0, root_pos_, p, given)) {
         reset(root_pos_);
-        expand_moves(0, root_pos_, p);
+        expand_moves(0, root_pos_, p, given);
     }
 }
 
@@ -80,13 +84,15 @@ uint32_t Tree::most_visited_child(uint32_t n) const {
     return best;
 }
 
-bool Tree::expand_moves(uint32_t n, const Position& pos, const SearchParams& p) {
+bool Tree::expand_moves(uint32_t n, const Position& pos, const SearchParams& p, const float* given) {
     const MoveList moves = legal_moves(pos);
     if (!make_room(uint64_t(moves.size))) return false;  // full: keep rolling out
     float priors[12];
     // The heuristic's priors order the first visits and feed the progressive bias; plain UCT
     // (random rollouts, no bias) treats all moves alike.
-    if (p.rollout == RolloutPolicy::Heuristic || p.prior_weight > 0) {
+    if (given) {
+        std::copy(given, given + moves.size, priors);
+    } else if (p.rollout == RolloutPolicy::Heuristic || p.prior_weight > 0) {
         move_priors(pos, moves, p, priors);
     } else {
         for (int i = 0; i < moves.size; ++i) priors[i] = 1.0f / float(moves.size);
@@ -123,6 +129,7 @@ bool Tree::expand_cards(uint32_t n, CardMask cards) {
 }
 
 uint32_t Tree::select_child(uint32_t n, int mover_colour, const SearchParams& p) const {
+    if (network_) return select_puct(n, mover_colour, p);
     const float exploration = float(p.exploration), prior_weight = float(p.prior_weight);
     const float w = float(p.minimax_weight);
     const Node& parent = nodes_[n];
@@ -157,6 +164,52 @@ uint32_t Tree::select_child(uint32_t n, int mover_colour, const SearchParams& p)
     return best;
 }
 
+uint32_t Tree::select_puct(uint32_t n, int mover_colour, const SearchParams& p) const {
+    const float w = float(p.minimax_weight);
+    const auto q_of = [&](const Node& node) {
+        const float mean = (1.0f - w) * node.value + w * node.minimax;
+        return mover_colour == kRed ? mean : 1.0f - mean;
+    };
+    const Node& parent = nodes_[n];
+    // A child not visited yet is valued at its parent's mean (first-play urgency), so that the
+    // priors alone order the untried moves; sqrt(N) counts the parent at least once, so that
+    // they do so from the first selection on.
+    const float unvisited = parent.visits ? q_of(parent) : 0.5f;
+    const float scale = float(p.puct_c) * std::sqrt(float(std::max<uint32_t>(parent.visits, 1)));
+    const uint32_t first = parent.first_child, last = first + parent.num_children;
+    uint32_t best = first;
+    float best_score = -std::numeric_limits<float>::infinity();
+    for (uint32_t c = first; c < last; ++c) {
+        const Node& child = nodes_[c];
+        const float q = child.visits ? q_of(child) : unvisited;
+        const float score = q + scale * child.prior / float(1 + child.visits);
+        if (score > best_score) {  // as in select_child, a NaN can only lose
+            best = c;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+Evaluation Tree::network_leaf(uint32_t n, Position& pos, const SearchParams& p, Rng& rng, bool& expanded) {
+    const MoveList moves = legal_moves(pos);
+    float priors[12], value, margin;
+    network_->evaluate(pos, moves, priors, value, margin);
+    const Node& node = nodes_[n];
+    if (!node.chance && node.first_child == kNoChild && expand_moves(n, pos, p, priors)) expanded = true;
+    // The network speaks for the mover; the tree keeps Red's view (R13: a team shares its colour's).
+    const bool red = colour_of(pos.to_move) == kRed;
+    const float red_value = red ? value : 1.0f - value, red_margin = red ? margin : -margin;
+    Evaluation ev{shaped_reward(red_value, red_margin, p), red_margin};
+    const float w = float(p.network_value_weight);
+    if (w < 1.0f) {
+        const Evaluation played = rollout(pos, p, rng);
+        ev.reward = w * ev.reward + (1.0f - w) * played.reward;
+        ev.margin = w * ev.margin + (1.0f - w) * played.margin;
+    }
+    return ev;
+}
+
 void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
     uint32_t path[kMaxPath];
     int len = 0;
@@ -183,12 +236,13 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
         }
         if (pos.over) break;
         // A leaf is rolled out from on its first visit and expanded on its second, so the arena
-        // holds only nodes that were worth a second look. The root is always expanded.
+        // holds only nodes that were worth a second look. The root is always expanded. With a
+        // network, a leaf is expanded as the network evaluates it (network_leaf).
+        movers[len - 1] = uint8_t(colour_of(pos.to_move));
         if (nodes_[n].first_child == kNoChild) {
-            if ((nodes_[n].visits == 0 && n != 0) || !expand_moves(n, pos, p)) break;
+            if (network_ || (nodes_[n].visits == 0 && n != 0) || !expand_moves(n, pos, p)) break;
             expanded = true;
         }
-        movers[len - 1] = uint8_t(colour_of(pos.to_move));
         n = select_child(n, movers[len - 1], p);
         path[len++] = n;
         const Move m = nodes_[n].move;
@@ -197,7 +251,9 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
             ++depth;
         }
     }
-    const Evaluation ev = pos.over ? evaluate_terminal(pos, p) : rollout(pos, p, rng);
+    const Evaluation ev = pos.over   ? evaluate_terminal(pos, p)
+                          : network_ ? network_leaf(path[len - 1], pos, p, rng, expanded)
+                                     : rollout(pos, p, rng);
     if (expanded && p.minimax_weight > 0) back_up_minimax(path, movers, len);
     for (int i = 0; i < len; ++i) {
         Node& node = nodes_[path[i]];

@@ -9,6 +9,10 @@
 // node is reached, and each card child grows its own subtree only when that card is sampled
 // again. A chance node's value is therefore the sample mean over the cards, as it should be.
 //
+// With a network (learning/network.h) the tree is AlphaZero's: a leaf is evaluated by the network
+// and grows its children at once, with the network's policy as their priors, and selection is
+// PUCT (select_puct). Chance nodes are unchanged. Without one, nothing below differs from UCT.
+//
 // Values are stored from Red's point of view (the reward of the colour Red, R13: a team shares
 // its colour's reward) and turned into the mover's view when a child is selected.
 #pragma once
@@ -19,7 +23,13 @@
 #include "rosenkoenig/rng.h"
 #include "search/params.h"
 
+namespace rosen::learning {
+class Network;
+}
+
 namespace rosen::search {
+
+struct Evaluation;
 
 constexpr uint32_t kNoChild = 0xFFFFFFFFu;
 
@@ -47,7 +57,8 @@ struct TreeStats {
 class Tree {
 public:
     // A tree that holds at most `limit` nodes. Memory is taken as the tree grows, not up front.
-    explicit Tree(uint64_t limit);
+    // `network` (optional, not owned) guides the search (PUCT, network leaves).
+    explicit Tree(uint64_t limit, const learning::Network* network = nullptr);
 
     // Forget everything and start from `root`, which must have a hidden pile order.
     void reset(const Position& root);
@@ -78,9 +89,14 @@ private:
     // Room for `count` more nodes: grows the arena (geometrically, up to the limit) if needed.
     // False when the limit is reached or memory runs out; the tree is then full for good.
     bool make_room(uint64_t count);
-    bool expand_moves(uint32_t n, const Position& pos, const SearchParams& p);
+    // priors: one per legal move (the network's), or nullptr for the heuristic's.
+    bool expand_moves(uint32_t n, const Position& pos, const SearchParams& p, const float* priors = nullptr);
     bool expand_cards(uint32_t n, CardMask cards);
     uint32_t select_child(uint32_t n, int mover_colour, const SearchParams& p) const;
+    uint32_t select_puct(uint32_t n, int mover_colour, const SearchParams& p) const;
+    // The value of an unfinished leaf pos at node n by the network (blended with a rollout's by
+    // p.network_value_weight); a move node without children is expanded with its priors.
+    Evaluation network_leaf(uint32_t n, Position& pos, const SearchParams& p, Rng& rng, bool& expanded);
     void back_up_minimax(const uint32_t* path, const uint8_t* movers, int len);
     uint32_t find(uint32_t n, const Position& pos, const Position& target, int depth_left) const;
     void keep_subtree(uint32_t new_root);
@@ -88,6 +104,7 @@ private:
     std::vector<Node> nodes_;
     uint64_t limit_;
     Position root_pos_;
+    const learning::Network* network_;
 };
 
 // The same public state (R14): everything but the pile order and the private generator state.

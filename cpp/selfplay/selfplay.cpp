@@ -39,7 +39,7 @@ constexpr uint64_t kRowsPerGameGuess = 128;
 class Player {
 public:
     Player(const Config& config, WorkerBuffers& out) : cfg_(config), out_(out) {
-        if (cfg_.agent == AgentKind::Mcts) searcher_ = std::make_unique<search::Searcher>(cfg_.search);
+        if (cfg_.agent == AgentKind::Mcts) searcher_ = std::make_unique<search::Searcher>(cfg_.search, cfg_.network);
     }
 
     void play(uint64_t game, uint32_t worker, GameResult& result) {

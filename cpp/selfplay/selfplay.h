@@ -18,8 +18,10 @@
 // draw or play) is played without a search and writes no row.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "learning/network.h"
 #include "rosenkoenig/position.h"
 #include "search/params.h"
 
@@ -38,6 +40,7 @@ struct Config {
     AgentKind agent = AgentKind::Mcts;
     uint64_t agent_seed = 0;       // the agent spec's seed option (mcts: SearchParams::seed as well)
     search::SearchParams search;   // mcts: the agent's parameters; threads must be 1, time_ms 0
+    std::shared_ptr<const learning::Network> network;  // mcts: the network guiding every search, if any
     // Exploration of the mcts agent, each off by default.
     double temperature = 1.0;      // for the first temperature_plies plies (full searches): a move
     int temperature_plies = 0;     // drawn with probability ~ visits^(1/temperature)

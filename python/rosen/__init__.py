@@ -25,10 +25,21 @@ from .territory import BoardScores, score_boards
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    # rosen.Evaluator loads rosen.learning on first use only, so that `import rosen` stays light.
+    if name == "Evaluator":
+        from .learning.evaluator import Evaluator
+
+        return Evaluator
+    raise AttributeError(f"module 'rosen' has no attribute {name!r}")
+
+
 __all__ = [
     "ArgumentTypeError",
     "BoardScores",
     "ENCODER_VERSION",
+    "Evaluator",
     "IllegalMoveError",
     "InvalidArgumentError",
     "InvalidMoveError",

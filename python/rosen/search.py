@@ -115,7 +115,8 @@ class MoveInfo(NamedTuple):
     move: Move
     visits: int
     winrate: float   #: mean reward 0..1 (1 = a sure win for the mover)
-    prior: float     #: the heuristic policy's probability (uniform with rollout="random")
+    prior: float     #: the policy's probability: the network's with an evaluator, else the heuristic's
+                     #: (uniform with rollout="random")
     score: float     #: expected score margin where rollouts end (R11), own minus opponent
     pv: List[Move]   #: this move and the most visited line after it, to the first draw
 
@@ -182,6 +183,13 @@ class Searcher:
 
     ``Searcher(**params)`` or ``Searcher(params=SearchParams(...))``.
 
+    ``evaluator`` (a network file path, a :class:`rosen.learning.Network` or a
+    :class:`rosen.Evaluator`) guides the search with a network: PUCT selection over its policy
+    (``puct_c``) and its value at the leaves (blended with a rollout's by
+    ``network_value_weight``); see docs/learning.md. Without one the search is plain UCT with
+    rollouts, exactly as it always was. The network is not a search parameter: ``params`` stay
+    numbers, comparable and picklable.
+
     Cancelling: ``stop()`` may be called from any thread. It ends the running search within an
     iteration; when no search is running, the *next* search returns at once (zero iterations,
     the policy's favourite move), so a stop sent just before ``search()`` starts is never lost.
@@ -189,9 +197,15 @@ class Searcher:
     search has honoured yet. ``reset()`` forgets the trees (a new game).
     """
 
-    def __init__(self, params: Optional[SearchParams] = None, **kwargs: Any) -> None:
+    def __init__(self, params: Optional[SearchParams] = None, *, evaluator: Any = None, **kwargs: Any) -> None:
         self.params = _params(params, kwargs)
-        self._searcher = _core._Searcher(self.params.as_dict())
+        self.evaluator = None
+        if evaluator is not None:
+            from .learning.evaluator import as_evaluator  # only searches with a network load rosen.learning
+
+            self.evaluator = as_evaluator(evaluator)
+        self._searcher = _core._Searcher(self.params.as_dict(),
+                                         network=self.evaluator._core if self.evaluator is not None else None)
 
     def search(self, position: Position) -> SearchResult:
         """Search ``position`` within the budget (the GIL is released meanwhile)."""
@@ -215,9 +229,12 @@ class Searcher:
         self._searcher.reset()
 
     def __repr__(self) -> str:
-        return f"Searcher({self.params!r})"
+        with_network = f", evaluator={self.evaluator!r}" if self.evaluator is not None else ""
+        return f"Searcher({self.params!r}{with_network})"
 
 
-def search(position: Position, params: Optional[SearchParams] = None, **kwargs: Any) -> SearchResult:
-    """One search of ``position`` with fresh trees; parameters as keywords or ``params=``."""
-    return Searcher(params, **kwargs).search(position)
+def search(position: Position, params: Optional[SearchParams] = None, *, evaluator: Any = None,
+           **kwargs: Any) -> SearchResult:
+    """One search of ``position`` with fresh trees; parameters as keywords or ``params=``, and an
+    optional network (``evaluator``, as :class:`Searcher` takes it)."""
+    return Searcher(params, evaluator=evaluator, **kwargs).search(position)

@@ -3,7 +3,8 @@
 =====================  ==============================================================
 ``random``             :class:`RandomAgent`: a uniformly random legal move
 ``greedy``             :class:`GreedyAgent`: one ply, own score minus the opponent's
-``mcts:...``           :class:`MCTSAgent`: rosen's search, options = rosen.SearchParams
+``mcts:...``           :class:`MCTSAgent`: rosen's search, options = rosen.SearchParams (+ evaluator=)
+``net:path=...``       :class:`NetAgent`: a network's favourite move, no search
 ``engine:command=...`` :class:`EngineAgent`: any engine speaking PROTOCOL.md
 ``alphabeta:...``      :class:`AlphaBetaAgent`: the 2024 thesis's alpha-beta (one draw sample)
 ``expectimax:...``     :class:`ExpectimaxAgent`: sound expectimax (every draw averaged)
@@ -23,8 +24,9 @@ from .classic import AlphaBetaAgent, ExpectimaxAgent
 from .engine import EngineAgent
 from .human import HumanAgent, QuitGame
 from .mcts import MCTSAgent
+from .net import NetAgent
 from .simple import GreedyAgent, RandomAgent
 from .spec import KINDS, AgentSpec, parse_agent, parse_agent_spec
 
 __all__ = ["Agent", "AgentSpec", "AlphaBetaAgent", "DecisionStats", "EngineAgent", "ExpectimaxAgent", "GreedyAgent",
-           "HumanAgent", "KINDS", "MCTSAgent", "QuitGame", "RandomAgent", "parse_agent", "parse_agent_spec"]
+           "HumanAgent", "KINDS", "MCTSAgent", "NetAgent", "QuitGame", "RandomAgent", "parse_agent", "parse_agent_spec"]

@@ -11,16 +11,17 @@ from .base import DecisionStats
 class MCTSAgent:
     """Monte Carlo tree search through :class:`rosen.Searcher`, one searcher per agent.
 
-    Keyword arguments are the fields of :class:`rosen.SearchParams` (checked there). The
-    searcher is kept for the whole game so its tree is reused from move to move; ``reset``
+    Keyword arguments are the fields of :class:`rosen.SearchParams` (checked there) and
+    optionally ``evaluator``, a network to guide the search (as :class:`rosen.Searcher` takes it).
+    The searcher is kept for the whole game so its tree is reused from move to move; ``reset``
     clears it between games. ``last_result`` holds the last full :class:`rosen.SearchResult`.
     """
 
     name = "mcts"
 
-    def __init__(self, **params: Any) -> None:
-        self._searcher = Searcher(**params)
-        self.params: Dict[str, Any] = dict(params)
+    def __init__(self, evaluator: Any = None, **params: Any) -> None:
+        self._searcher = Searcher(evaluator=evaluator, **params)
+        self.params: Dict[str, Any] = dict(params, **({"evaluator": evaluator} if evaluator is not None else {}))
         self.last_stats: Optional[DecisionStats] = None
         self.last_result: Optional[SearchResult] = None
 

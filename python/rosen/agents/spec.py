@@ -19,19 +19,24 @@ from .base import Agent
 from .classic import AlphaBetaAgent, ExpectimaxAgent
 from .engine import EngineAgent
 from .mcts import MCTSAgent
+from .net import NetAgent
 from .simple import GreedyAgent, RandomAgent
 
 #: Options an ``engine:`` spec takes: the command line, a budget per move, and engine options.
 ENGINE_OPTIONS = ("command", "iterations", "time_ms", "threads", "seed")
-#: The kinds of agent and the options each takes (``mcts``: every field of rosen.SearchParams).
+#: The kinds of agent and the options each takes (``mcts``: every field of rosen.SearchParams,
+#: and a network file to guide the search).
 KINDS: Dict[str, tuple] = {
     "random": ("seed",),
     "greedy": ("seed",),
-    "mcts": tuple(p.name for p in SEARCH_PARAMS),
+    "mcts": tuple(p.name for p in SEARCH_PARAMS) + ("evaluator",),
+    "net": ("path", "seed"),
     "engine": ENGINE_OPTIONS,
     "alphabeta": ("depth", "hero_weight", "seed"),
     "expectimax": ("depth", "time_ms", "hero_weight", "seed", "tt_mb"),
 }
+#: Options whose value is text as written (a file path), never a number.
+TEXT_OPTIONS = ("evaluator", "path")
 #: The classic searchers (cpp/classic/), built from their options as keyword arguments.
 CLASSIC = {"alphabeta": AlphaBetaAgent, "expectimax": ExpectimaxAgent}
 
@@ -72,9 +77,14 @@ class AgentSpec:
         if self.kind == "mcts":
             # Let the search check the values now (iterations=-1, rollout=foo), not mid-match.
             try:
-                SearchParams(**self.options)
+                SearchParams(**{k: v for k, v in self.options.items() if k != "evaluator"})
             except ValueError as exc:
                 raise _error(f"mcts: {exc}") from None
+        for key in TEXT_OPTIONS:
+            if key in self.options:  # the network file is read and checked now as well
+                _check_network(self.kind, key, self.options[key])
+        if self.kind == "net" and "path" not in self.options:
+            raise _error("net: expected path=<network file>, e.g. net:path=nets/latest.npz")
         if self.kind in CLASSIC:
             try:  # checks the values in C++; a searcher allocates nothing before its first search
                 CLASSIC[self.kind](**self.options)
@@ -99,6 +109,8 @@ class AgentSpec:
             return _engine_agent(options)
         if self.kind in CLASSIC:
             return CLASSIC[self.kind](**options)
+        if self.kind == "net":
+            return NetAgent(**options)
         return MCTSAgent(**options)
 
     def __str__(self) -> str:
@@ -108,6 +120,15 @@ class AgentSpec:
 
     def __repr__(self) -> str:
         return f"parse_agent_spec({str(self)!r})"
+
+
+def _check_network(kind: str, key: str, value: Any) -> None:
+    from ..learning.evaluator import as_evaluator  # rosen.learning only for specs that name a network
+
+    try:
+        as_evaluator(value)  # cached: the agents built from this spec share what is read here
+    except ValueError as exc:
+        raise _error(f"{kind}: {key}: {exc}") from None
 
 
 def _engine_agent(options: Dict[str, Any]) -> Agent:
@@ -122,7 +143,8 @@ def _engine_agent(options: Dict[str, Any]) -> Agent:
 def parse_agent_spec(text: str) -> AgentSpec:
     """Read ``kind[:key=value,...]``, e.g. ``random``, ``greedy:seed=2``, ``mcts:iterations=1000``,
     ``engine:command=rosen engine,iterations=2000`` (any engine command speaking PROTOCOL.md),
-    ``alphabeta:depth=7``, ``expectimax:time_ms=200``."""
+    ``alphabeta:depth=7``, ``expectimax:time_ms=200``, ``mcts:evaluator=net.npz,iterations=800`` (a search
+    guided by a network), ``net:path=net.npz`` (the network's policy, no search)."""
     if not isinstance(text, str):
         raise ArgumentTypeError(f"agent: expected a str like 'mcts:iterations=1000', got {type(text).__name__}", "agent")
     kind, _, rest = text.strip().partition(":")
@@ -132,7 +154,8 @@ def parse_agent_spec(text: str) -> AgentSpec:
             key, eq, value = item.partition("=")
             if not eq or not key.strip() or not value.strip():
                 raise _error(f"{text!r}: expected key=value options separated by commas, got {item!r}")
-            options[key.strip()] = _parse_value(value.strip())
+            key, value = key.strip(), value.strip()
+            options[key] = value if key in TEXT_OPTIONS else _parse_value(value)
     return AgentSpec(kind.strip().lower(), options)
 
 

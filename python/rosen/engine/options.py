@@ -7,7 +7,7 @@ with the option's name, so the engine can answer with one `info string error:` l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 from .. import _core
 from ..errors import InvalidArgumentError
@@ -65,7 +65,23 @@ class ComboOption:
         return word
 
 
-Option = Union[SpinOption, ComboOption]
+@dataclass(frozen=True)
+class StringOption:
+    """Free text, e.g. a file path; empty by default, written ``<empty>`` in the option line (as
+    UCI does), and set back to empty by an empty value or ``<empty>``."""
+
+    name: str
+    default: str
+    help: str
+
+    def ugi_line(self) -> str:
+        return f"option name {self.name} type string default {self.default or '<empty>'}"
+
+    def parse(self, text: str) -> str:
+        return "" if text.strip() in ("", "<empty>") else text.strip()
+
+
+Option = Union[SpinOption, ComboOption, StringOption]
 
 #: Strength 1..19 caps every search at this many iterations; 20 is unlimited. Each step is about
 #: 1.5 times the iterations of the one below (12 at 1, 461 at 10, 17 735 at 19).
@@ -89,6 +105,9 @@ OPTIONS: Tuple[Option, ...] = (
     SpinOption("Hash", 32, 1, 16384, f"search tree memory in MiB ({NODE_BYTES} bytes a node)"),
     SpinOption("Strength", STRENGTH_MAX, 1, STRENGTH_MAX,
                "1..19 cap every search at about 8 * 1.5**Strength iterations; 20 is full strength"),
+    StringOption("EvalFile", "",
+                 "a network file (docs/learning.md) that guides the search (PUCT, network value at the leaves); "
+                 "empty: rollouts, no network"),
 )
 
 _BY_KEY: Dict[str, Option] = {o.name.lower(): o for o in OPTIONS}
@@ -106,6 +125,19 @@ def find_option(name: str) -> Option:
 def defaults() -> Dict[str, OptionValue]:
     """Every option's default, keyed by its name."""
     return {o.name: o.default for o in OPTIONS}
+
+
+def eval_file_evaluator(path: str) -> Optional[Any]:
+    """The evaluator of an ``EvalFile`` value (None when empty), read once while the file is
+    unchanged; an unreadable or bad file raises an error naming EvalFile."""
+    if not path:
+        return None
+    from ..learning.evaluator import as_evaluator  # rosen.learning only once a network is named
+
+    try:
+        return as_evaluator(path)
+    except ValueError as exc:
+        raise InvalidArgumentError(f"EvalFile: {exc}", "EvalFile") from None
 
 
 def hash_tree_size(mib: int, threads: int) -> int:

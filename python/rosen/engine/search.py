@@ -12,7 +12,7 @@ import math
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, List, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from .. import _core
 from .._core import Position
@@ -45,11 +45,12 @@ class SlicedSearch:
     ``run`` is called on the search thread; ``interrupt`` from any thread ends the running slice.
     """
 
-    def __init__(self, *, threads: int, seed: int, max_tree_size: int) -> None:
-        # The search's own defaults for everything the engine has no option for.
+    def __init__(self, *, threads: int, seed: int, max_tree_size: int, evaluator: Optional[Any] = None) -> None:
+        # The search's own defaults for everything the engine has no option for; the network
+        # (an Evaluator, EvalFile) guides the search if there is one.
         params = SearchParams(threads=threads, seed=seed, max_tree_size=max_tree_size)
-        self.key: Tuple[int, int, int] = (threads, seed, max_tree_size)
-        self._core = _core._Searcher(params.as_dict())
+        self.key: Tuple[int, int, int, Optional[Any]] = (threads, seed, max_tree_size, evaluator)
+        self._core = _core._Searcher(params.as_dict(), network=evaluator._core if evaluator is not None else None)
 
     def run(self, position: Position, limits: Limits, stop: threading.Event,
             progress: Callable[[SearchSnapshot], None] = lambda s: None) -> SearchSnapshot:
@@ -96,8 +97,9 @@ class SlicedSearch:
         self._core.reset()
 
     def __repr__(self) -> str:
-        threads, seed, max_tree_size = self.key
-        return f"SlicedSearch(threads={threads}, seed={seed}, max_tree_size={max_tree_size})"
+        threads, seed, max_tree_size, evaluator = self.key
+        with_network = f", evaluator={evaluator!r}" if evaluator is not None else ""
+        return f"SlicedSearch(threads={threads}, seed={seed}, max_tree_size={max_tree_size}{with_network})"
 
 
 def _snapshot(position: Position, raw, iterations: int, depth_sum: float, seldepth: int,

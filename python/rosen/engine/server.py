@@ -29,7 +29,15 @@ from .. import __version__
 from .._core import Position
 from ..errors import InvalidArgumentError
 from .clock import limits_for
-from .options import OPTIONS, OptionValue, defaults, find_option, hash_tree_size, strength_iterations
+from .options import (
+    OPTIONS,
+    OptionValue,
+    defaults,
+    eval_file_evaluator,
+    find_option,
+    hash_tree_size,
+    strength_iterations,
+)
 from .protocol import Limits, error_line, format_bestmove, parse_go, parse_position, printable
 from .search import SearchSnapshot, SlicedSearch
 
@@ -201,6 +209,8 @@ class Engine:
             threads = parsed if option.name == "Threads" else self._options["Threads"]
             mib = parsed if option.name == "Hash" else self._options["Hash"]
             hash_tree_size(int(mib), int(threads))  # raises if the pair cannot work
+        if option.name == "EvalFile":
+            eval_file_evaluator(str(parsed))  # a bad file is refused now, not at the next `go`
         self._options[option.name] = parsed
 
     def _uginewgame(self, args: List[str]) -> None:
@@ -260,10 +270,11 @@ class Engine:
     def _current_searcher(self) -> SlicedSearch:
         """The searcher for the current options, rebuilt (losing its tree) when they changed."""
         threads = int(self._options["Threads"])
-        key = (threads, int(self._options["Seed"]), hash_tree_size(int(self._options["Hash"]), threads))
+        key = (threads, int(self._options["Seed"]), hash_tree_size(int(self._options["Hash"]), threads),
+               eval_file_evaluator(str(self._options["EvalFile"])))
         if self._searcher is None or self._searcher.key != key:
             self._searcher = None
-            self._searcher = SlicedSearch(threads=key[0], seed=key[1], max_tree_size=key[2])
+            self._searcher = SlicedSearch(threads=key[0], seed=key[1], max_tree_size=key[2], evaluator=key[3])
         return self._searcher
 
     def _search_main(self, searcher: SlicedSearch, position: Position, limits: Limits, multipv: int) -> None:

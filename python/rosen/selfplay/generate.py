@@ -90,7 +90,13 @@ def _core_agent(spec: AgentSpec) -> Dict[str, Any]:
     if spec.kind != "mcts":
         return {"agent": spec.kind, "params": {}, "agent_seed": seed}
     options["threads"] = 1
-    return {"agent": "mcts", "params": options, "agent_seed": seed}
+    evaluator = options.pop("evaluator", None)  # a network guiding every search (docs/learning.md)
+    network = None
+    if evaluator is not None:
+        from ..learning.evaluator import as_evaluator
+
+        network = as_evaluator(evaluator)._core
+    return {"agent": "mcts", "params": options, "agent_seed": seed, "network": network}
 
 
 def generate(games: int, *, seed: int = 0, first_game: int = 0, players: int = 2, reshuffle: str = "eager",
@@ -101,7 +107,8 @@ def generate(games: int, *, seed: int = 0, first_game: int = 0, players: int = 2
     """Play games ``[first_game, first_game + games)`` of the run ``seed`` by ``agent`` against itself.
 
     ``agent``: ``random``, ``greedy`` or ``mcts:<rosen.SearchParams fields>`` (``iterations``, not
-    ``time_ms``; the spec's ``threads`` is replaced by 1: games run on ``threads`` workers instead).
+    ``time_ms``; the spec's ``threads`` is replaced by 1: games run on ``threads`` workers instead;
+    ``evaluator=PATH`` guides every search with that network file).
     Every search sees the position with the pile order hidden (R14).
 
     Exploration of the mcts agent, each off by default (KataGo's choices: cheap searches use

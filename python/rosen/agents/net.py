@@ -1,0 +1,42 @@
+"""A network as a player, without search: one evaluation per move."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from .._core import Move, Position
+from ..errors import check_int
+from .base import DecisionStats, legal_moves_of
+
+
+class NetAgent:
+    """Plays the legal action the network's policy rates highest (ties: the lowest action
+    number), from one evaluation of the position: ``net:path=PATH``. ``path`` is a network file
+    (spec/network-v1.md), a :class:`rosen.learning.Network` or a :class:`rosen.Evaluator`.
+    Deterministic; ``seed`` is accepted (every agent spec takes one) and unused."""
+
+    name = "net"
+
+    def __init__(self, path: Any, seed: int = 0) -> None:
+        from ..learning.evaluator import as_evaluator  # rosen.learning only for agents that use it
+
+        self.evaluator = as_evaluator(path)
+        self.seed = check_int("seed", seed, 0)
+        self.last_stats: Optional[DecisionStats] = None
+
+    def choose(self, position: Position) -> Move:
+        legal_moves_of(position)  # a finished game is an error naming the position
+        from ..encoding import action_names
+
+        policy = self.evaluator.evaluate(position).policy  # 0 on illegal actions, > 0 on legal ones
+        return Move(action_names()[int(np.argmax(policy))])
+
+    def reset(self) -> None:
+        pass
+
+    def on_move(self, move: Move) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"NetAgent({self.evaluator!r})"

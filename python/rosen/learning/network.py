@@ -1,0 +1,276 @@
+"""The network file (spec/network-v1.md): loading and checking it, writing it, and a plain NumPy
+forward pass that is the reference the C++ evaluator (cpp/learning/network.h) is tested against.
+
+A network is an uncompressed ``.npz`` holding exactly the entries of :data:`ENTRIES`: metadata
+(``format``, ``format_version``, ``encoder_version``, ``layout``, ``architecture``, ``hidden``)
+and the weights of an MLP over the flat encoding (``rosen.encode(..., layout="flat")``)::
+
+    h1 = relu(w1 @ x + b1)            w1 [H1, 398]
+    h2 = relu(w2 @ h1 + b2)           w2 [H2, H1]
+    policy = masked softmax(wp @ h2 + bp)        50 actions, illegal ones 0
+    wdl = softmax(wv @ h2 + bv)                  (win, draw, loss) of the mover's colour
+    margin = margin_scale * (wm @ h2 + bm)       mover's colour's score minus the other's (R11)
+
+Every check raises :class:`rosen.InvalidArgumentError` (a ``ValueError``) whose ``field`` is the
+entry at fault and whose message starts with it, e.g. ``w1: expected shape (128, 398), got (128,
+397)``.
+
+>>> import tempfile, os, numpy as np
+>>> net = random_network(hidden=(16, 8), seed=1)
+>>> path = os.path.join(tempfile.mkdtemp(), "net.npz")
+>>> save_network(path, net)
+>>> load_network(path).hidden
+(16, 8)
+"""
+from __future__ import annotations
+
+import os
+import zipfile
+from dataclasses import dataclass, fields
+from typing import Any, Dict, Mapping, Tuple, Union
+
+import numpy as np
+
+from .._core import _encoder_version
+from ..errors import ArgumentTypeError, InvalidArgumentError
+
+__all__ = ["ACTIONS", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS", "Network", "forward_numpy", "load_network",
+           "random_network", "save_network"]
+
+FORMAT = "rosen-net"
+FORMAT_VERSION = 1
+LAYOUT = "flat"
+ARCHITECTURE = "mlp"
+#: Inputs (the flat encoding's features) and outputs (actions) of every network.
+INPUTS = 398
+ACTIONS = 50
+#: The metadata entries and their exact values (encoder_version: the encoder this rosen has).
+METADATA: Dict[str, Any] = {"format": FORMAT, "format_version": FORMAT_VERSION, "encoder_version": _encoder_version,
+                            "layout": LAYOUT, "architecture": ARCHITECTURE}
+#: The weight entries: name -> shape, with "H1" and "H2" standing for the hidden sizes.
+WEIGHTS: Dict[str, Tuple[Any, ...]] = {
+    "w1": ("H1", INPUTS), "b1": ("H1",), "w2": ("H2", "H1"), "b2": ("H2",),
+    "wp": (ACTIONS, "H2"), "bp": (ACTIONS,), "wv": (3, "H2"), "bv": (3,), "wm": (1, "H2"), "bm": (1,),
+    "margin_scale": (),
+}
+#: Every entry of a network file, in the spec's order.
+ENTRIES: Tuple[str, ...] = tuple(METADATA) + ("hidden",) + tuple(WEIGHTS)
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+@dataclass(frozen=True, eq=False)
+class Network:
+    """A checked network: its weights (float32 arrays, read-only) and metadata.
+
+    Build one with :func:`load_network`, :func:`random_network` or ``Network.from_arrays``;
+    ``as_arrays()`` gives the entries of the file.
+    """
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    wp: np.ndarray
+    bp: np.ndarray
+    wv: np.ndarray
+    bv: np.ndarray
+    wm: np.ndarray
+    bm: np.ndarray
+    margin_scale: float
+    encoder_version: int = _encoder_version
+    source: str = ""  #: the file it was loaded from ("" if none)
+
+    @property
+    def hidden(self) -> Tuple[int, int]:
+        return (int(self.w1.shape[0]), int(self.w2.shape[0]))
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, Any], source: str = "") -> "Network":
+        """A network from the entries of a file (a mapping, e.g. what ``np.load`` gives), each
+        checked as :func:`load_network` checks a file."""
+        return _check(arrays, source, strict=True)
+
+    def as_arrays(self) -> Dict[str, np.ndarray]:
+        """Every entry of the file, with the spec's dtypes and shapes."""
+        out: Dict[str, np.ndarray] = {"format": np.array(FORMAT), "format_version": np.array(FORMAT_VERSION, np.int64),
+                                      "encoder_version": np.array(self.encoder_version, np.int64),
+                                      "layout": np.array(LAYOUT), "architecture": np.array(ARCHITECTURE),
+                                      "hidden": np.array(self.hidden, np.int64)}
+        for name in WEIGHTS:
+            out[name] = np.array(getattr(self, name), np.float32)
+        return out
+
+    def __repr__(self) -> str:
+        where = f", source={self.source!r}" if self.source else ""
+        return f"Network(hidden={self.hidden}, margin_scale={self.margin_scale:g}{where})"
+
+
+def _where(source: str) -> str:
+    return f" (in {source})" if source else ""
+
+
+def _error(field: str, message: str, source: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"{field}: {message}{_where(source)}", field)
+
+
+def _shape_text(shape: Tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _text_entry(arrays: Mapping[str, Any], name: str, source: str) -> str:
+    value = np.asarray(arrays[name])
+    if value.dtype.kind != "U" or value.shape != ():
+        raise _error(name, f"expected a str, got {value.dtype} {_shape_text(value.shape)}", source)
+    return str(value)
+
+
+def _int_entry(arrays: Mapping[str, Any], name: str, source: str, strict: bool) -> int:
+    value = np.asarray(arrays[name])
+    if (value.dtype != np.int64 if strict else value.dtype.kind not in "iu") or value.shape != ():
+        raise _error(name, f"expected an int64 scalar, got {value.dtype} {_shape_text(value.shape)}", source)
+    return int(value)
+
+
+def _check(arrays: Mapping[str, Any], source: str, strict: bool) -> Network:
+    """The network in ``arrays``, every entry checked. ``strict`` (loading) asks for the spec's
+    exact dtypes; otherwise (saving) a float weight of another precision is converted to float32
+    and metadata entries may be left out (they take the spec's values)."""
+    names = list(arrays.keys())
+    for name in names:
+        if name not in ENTRIES:
+            raise _error(name, f"unknown entry; a network file holds exactly {', '.join(ENTRIES)}", source)
+    for name in ENTRIES:
+        if name not in names and (strict or name in WEIGHTS):
+            raise _error(name, "missing entry", source)
+    for name, expected in METADATA.items():
+        if name not in names:
+            continue
+        got: Any = (_int_entry(arrays, name, source, strict) if isinstance(expected, int)
+                    else _text_entry(arrays, name, source))
+        if got != expected:
+            what = {"encoder_version": f"this rosen's ENCODER_VERSION {expected}",
+                    "format_version": f"{expected} (this rosen reads version {expected} only)"}.get(name, repr(expected))
+            raise _error(name, f"expected {what}, got {got!r}", source)
+    weights: Dict[str, np.ndarray] = {}
+    for name in WEIGHTS:
+        value = arrays[name]
+        if not isinstance(value, np.ndarray) and not (not strict and np.isscalar(value)):
+            raise ArgumentTypeError(f"{name}: expected a numpy array, got {type(value).__name__}{_where(source)}", name)
+        value = np.asarray(value)
+        if (strict and value.dtype != np.float32) or value.dtype.kind != "f":
+            raise _error(name, f"expected dtype float32, got {value.dtype}", source)
+        weights[name] = value
+    hidden = (weights["w1"].shape[0] if weights["w1"].ndim == 2 else -1,
+              weights["w2"].shape[0] if weights["w2"].ndim == 2 else -1)
+    if "hidden" in names:
+        declared = np.asarray(arrays["hidden"])
+        if (declared.dtype != np.int64 if strict else declared.dtype.kind not in "iu") or declared.shape != (2,):
+            raise _error("hidden", f"expected int64 (2,), got {declared.dtype} {_shape_text(declared.shape)}", source)
+        if declared.min() < 1:
+            raise _error("hidden", f"expected sizes of at least 1, got {tuple(int(h) for h in declared)}", source)
+        hidden = (int(declared[0]), int(declared[1]))
+    sizes = {"H1": hidden[0], "H2": hidden[1]}
+    for name, pattern in WEIGHTS.items():
+        shape = tuple(sizes.get(d, d) if isinstance(d, str) else d for d in pattern)
+        if weights[name].shape != shape or min(shape, default=1) < 1:
+            raise _error(name, f"expected shape {_shape_text(shape)}, got {_shape_text(weights[name].shape)}", source)
+        if not np.all(np.isfinite(weights[name])):
+            raise _error(name, "non-finite weight (NaN or infinity)", source)
+    frozen = {}
+    for name in WEIGHTS:
+        if name == "margin_scale":
+            continue
+        array = np.array(weights[name], dtype=np.float32, order="C")  # a private, read-only copy
+        array.flags.writeable = False
+        frozen[name] = array
+    return Network(**frozen, margin_scale=float(np.float32(weights["margin_scale"])),
+                   encoder_version=int(METADATA["encoder_version"]), source=source)
+
+
+def load_network(path: PathLike) -> Network:
+    """Read and check the network file at ``path`` (spec/network-v1.md). A file that cannot be
+    read as an ``.npz`` raises an error naming ``path``; a bad entry one naming the entry."""
+    source = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(source, str):
+        raise ArgumentTypeError(f"path: expected a file path, got {type(path).__name__}", "path")
+    try:
+        with np.load(source, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise InvalidArgumentError(f"path: cannot read network file {source!r}: {exc}", "path") from None
+    return _check(arrays, source, strict=True)
+
+
+def save_network(path: PathLike, network: Union[Network, Mapping[str, Any]]) -> None:
+    """Write ``network`` (a :class:`Network` or a mapping of the file's entries) to ``path`` as
+    the spec's uncompressed ``.npz``, after checking it as :func:`load_network` would. In a
+    mapping, float weights of another precision are converted to float32 and left-out metadata
+    takes the spec's values (``hidden`` from the weights' shapes); given metadata must be right.
+    NumPy's ``savez`` adds ``.npz`` to a path without it; this function does not: the file is
+    written at ``path`` exactly."""
+    if isinstance(network, Network):
+        net = network
+    elif isinstance(network, Mapping):
+        net = _check(network, "", strict=False)
+    else:
+        raise ArgumentTypeError(f"network: expected a rosen.learning.Network or a mapping of its entries, got "
+                                f"{type(network).__name__}", "network")
+    with open(os.fspath(path), "wb") as f:
+        np.savez(f, **net.as_arrays())
+
+
+def random_network(hidden: Tuple[int, int] = (128, 64), seed: int = 0, scale: float = 1.0,
+                   margin_scale: float = 50.0) -> Network:
+    """A network of small random weights (tests and benchmarks): He-like initialisation times
+    ``scale``, biases small and non-zero so that every term of the forward pass matters."""
+    h1, h2 = (int(h) for h in hidden)
+    if h1 < 1 or h2 < 1:
+        raise InvalidArgumentError(f"hidden: expected two sizes of at least 1, got {tuple(hidden)}", "hidden")
+    rng = np.random.default_rng(seed)
+
+    def layer(rows: int, cols: int, fan_in: int) -> Tuple[np.ndarray, np.ndarray]:
+        w = rng.normal(0.0, scale * np.sqrt(2.0 / fan_in), size=(rows, cols))
+        b = rng.normal(0.0, 0.1 * scale, size=rows)
+        return w.astype(np.float32), b.astype(np.float32)
+
+    # The flat encoding has about 60 active inputs, not 398: scale the first layer for those.
+    w1, b1 = layer(h1, INPUTS, 60)
+    w2, b2 = layer(h2, h1, h1)
+    wp, bp = layer(ACTIONS, h2, h2)
+    wv, bv = layer(3, h2, h2)
+    wm, bm = layer(1, h2, h2 * 4)
+    return Network.from_arrays({**METADATA, "hidden": np.array((h1, h2), np.int64), "w1": w1, "b1": b1, "w2": w2,
+                                "b2": b2, "wp": wp, "bp": bp, "wv": wv, "bv": bv, "wm": wm, "bm": bm,
+                                "margin_scale": np.array(margin_scale, np.float32)})
+
+
+def forward_numpy(net: Network, features: Any, legal_mask: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The reference forward pass, in float64: ``features`` float [N, 398] (or [398]) from
+    ``rosen.encode(positions, layout="flat")``, ``legal_mask`` bool [N, 50] (or [50]). Returns
+    (policy float32 [N, 50], 0 on illegal actions; wdl float32 [N, 3]; margin float32 [N]), without
+    the batch axis for one position. A row with no legal action (a finished game) has policy 0."""
+    x = np.asarray(features, dtype=np.float64)
+    mask = np.asarray(legal_mask)
+    single = x.ndim == 1
+    x, mask = np.atleast_2d(x), np.atleast_2d(mask)
+    if x.ndim != 2 or x.shape[1] != INPUTS:
+        raise InvalidArgumentError(f"features: expected shape (N, {INPUTS}), got {_shape_text(x.shape)}", "features")
+    if mask.dtype != np.bool_ or mask.shape != (x.shape[0], ACTIONS):
+        raise InvalidArgumentError(f"legal_mask: expected bool ({x.shape[0]}, {ACTIONS}), got {mask.dtype} "
+                                   f"{_shape_text(mask.shape)}", "legal_mask")
+    f64 = {f.name: np.asarray(getattr(net, f.name), np.float64) for f in fields(net)
+           if f.name in WEIGHTS and f.name != "margin_scale"}
+    h1 = np.maximum(x @ f64["w1"].T + f64["b1"], 0.0)
+    h2 = np.maximum(h1 @ f64["w2"].T + f64["b2"], 0.0)
+    logits = np.where(mask, h2 @ f64["wp"].T + f64["bp"], -np.inf)
+    top = logits.max(axis=1, keepdims=True)
+    exp = np.exp(logits - np.where(np.isfinite(top), top, 0.0))
+    total = exp.sum(axis=1, keepdims=True)
+    policy = np.divide(exp, total, out=np.zeros_like(exp), where=total > 0)
+    v = h2 @ f64["wv"].T + f64["bv"]
+    wdl = np.exp(v - v.max(axis=1, keepdims=True))
+    wdl /= wdl.sum(axis=1, keepdims=True)
+    margin = float(net.margin_scale) * (h2 @ f64["wm"].T + f64["bm"])[:, 0]
+    out = (policy.astype(np.float32), wdl.astype(np.float32), margin.astype(np.float32))
+    return tuple(a[0] for a in out) if single else out  # type: ignore[return-value]

@@ -1,0 +1,154 @@
+"""Search guided by a network (PUCT with its priors, its value at the leaves), and the guarantee
+that a search without one is bit-for-bit what it was before networks existed."""
+from __future__ import annotations
+
+from search_signature import search_signature
+
+# Recorded at commit 8600ba2, before network-guided search was added (tests/search_signature.py).
+SIGNATURE_WITHOUT_NETWORK = "71d981e8ecb3627d"
+
+
+def test_search_without_a_network_is_unchanged():
+    assert search_signature() == SIGNATURE_WITHOUT_NETWORK
+
+
+# --- search with a network ---------------------------------------------------------------------
+
+import pickle  # noqa: E402
+import threading  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import rosen  # noqa: E402
+from rosen.encoding import action_index  # noqa: E402
+from rosen.learning import Evaluator, random_network, save_network  # noqa: E402
+from search_positions import midgame, pile_variants  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def evaluator():
+    return Evaluator(random_network(hidden=(32, 16), seed=11))
+
+
+@pytest.fixture(scope="module")
+def net_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("net") / "net.npz"
+    save_network(path, random_network(hidden=(32, 16), seed=11))
+    return str(path)
+
+
+def signature(result: rosen.SearchResult):
+    return (repr(result.moves), [str(m) for m in result.pv], result.tree_size, result.depth, result.seldepth)
+
+
+def test_root_priors_are_the_network_policy(evaluator):
+    pos = midgame(seed=3, plies=12)
+    result = rosen.search(pos, iterations=50, seed=1, evaluator=evaluator)
+    policy = evaluator.evaluate(pos).policy
+    for info in result.moves:
+        assert info.prior == pytest.approx(float(policy[action_index(info.move)]), abs=1e-6)
+    assert sum(m.prior for m in result.moves) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_leaf_takes_the_network_value(evaluator):
+    # One iteration: PUCT picks the highest prior (all children unvisited), and that child's
+    # value is the network's value of the position after it, turned to the root mover's view.
+    # (Positions whose favourite is a play or hero: after a draw the child's card is sampled.)
+    checked = 0
+    for plies in range(4, 40, 3):
+        pos = midgame(seed=3, plies=plies)
+        if pos.is_terminal:
+            continue
+        result = rosen.search(pos, iterations=1, seed=1, evaluator=evaluator)
+        visited = [m for m in result.moves if m.visits]
+        assert len(visited) == 1 and visited[0].prior == max(m.prior for m in result.moves)
+        if visited[0].move.kind not in ("play", "hero"):
+            continue
+        child = pos.play(visited[0].move)
+        out = evaluator.evaluate(child)
+        same_side = child.colour_to_move == pos.colour_to_move
+        assert visited[0].winrate == pytest.approx(out.value if same_side else 1 - out.value, abs=1e-6)
+        assert visited[0].score == pytest.approx(out.margin if same_side else -out.margin, abs=1e-4)
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("players, plies", [(2, 0), (2, 15), (4, 10)])
+@pytest.mark.parametrize("minimax_weight, value_weight", [(0.0, 1.0), (0.3, 0.5)])
+def test_R14_and_determinism_with_a_network(evaluator, players, plies, minimax_weight, value_weight):
+    variants = pile_variants(midgame(seed=21, plies=plies, players=players))
+    results = [rosen.search(v, iterations=1500, seed=6, evaluator=evaluator, minimax_weight=minimax_weight,
+                            network_value_weight=value_weight) for v in variants]
+    assert len({repr(signature(r)) for r in results}) == 1
+    again = rosen.search(variants[0], iterations=1500, seed=6, evaluator=evaluator, minimax_weight=minimax_weight,
+                         network_value_weight=value_weight)
+    assert signature(again) == signature(results[0])
+
+
+def test_the_network_changes_the_search_and_its_knobs_matter(evaluator):
+    pos = midgame(seed=8, plies=10)
+    plain = rosen.search(pos, iterations=800, seed=2)
+    guided = [rosen.search(pos, iterations=800, seed=2, evaluator=evaluator, **kw)
+              for kw in ({}, {"puct_c": 4.0}, {"network_value_weight": 0.0})]
+    assert len({repr(signature(r)) for r in [plain, *guided]}) == 4
+    # Without a network the two knobs change nothing.
+    assert signature(rosen.search(pos, iterations=800, seed=2, puct_c=4.0, network_value_weight=0.2)) == \
+        signature(plain)
+
+
+def test_tree_reuse_threads_and_stop_with_a_network(evaluator):
+    pos = midgame(seed=5, plies=10)
+    searcher = rosen.Searcher(iterations=2000, seed=3, evaluator=evaluator)
+    first = searcher.search(pos)
+    after = pos.play(first.best_move) if first.best_move.kind != "draw" else pos.play(pos.legal_moves()[0])
+    reply = after.play(after.legal_moves()[0]) if not after.is_terminal else after
+    second = searcher.search(reply)
+    # The kept root's first visit evaluated the root itself, not one of its moves.
+    assert second.reused_visits > 0 and second.visits == second.iterations + second.reused_visits - 1
+    threaded = rosen.search(pos, iterations=3000, threads=3, seed=1, evaluator=evaluator)
+    assert threaded.iterations == 3000 and threaded.best_move in pos.legal_moves()
+    searcher.stop()
+    stopped = searcher.search(pos)
+    assert stopped.iterations == 0 and stopped.best_move in pos.legal_moves()
+    endless = rosen.Searcher(iterations=0, time_ms=60_000, evaluator=evaluator)
+    timer = threading.Timer(0.2, endless.stop)
+    timer.start()
+    assert endless.search(pos).iterations > 0
+    timer.join()
+
+
+def test_a_full_tree_still_searches_with_a_network(evaluator):
+    pos = midgame(seed=5, plies=10)
+    result = rosen.search(pos, iterations=5000, max_tree_size=1000, seed=1, evaluator=evaluator)
+    assert result.iterations == 5000 and result.tree_size <= 1000
+
+
+def test_searcher_takes_a_path_a_network_or_an_evaluator(evaluator, net_path):
+    pos = midgame(seed=2, plies=6)
+    results = [rosen.search(pos, iterations=300, seed=4, evaluator=e)
+               for e in (net_path, evaluator.network, evaluator)]
+    assert len({repr(signature(r)) for r in results}) == 1
+    searcher = rosen.Searcher(iterations=10, evaluator=net_path)
+    assert repr(searcher) == f"Searcher(SearchParams(iterations=10), evaluator=Evaluator({net_path!r}))"
+    with pytest.raises(TypeError, match="^evaluator: expected a network file path"):
+        rosen.Searcher(evaluator=3.5)
+    with pytest.raises(ValueError, match="^path: cannot read network file"):
+        rosen.Searcher(evaluator=net_path + ".missing")
+
+
+def test_search_params_stay_numbers_that_pickle_and_compare():
+    params = rosen.SearchParams(puct_c=2.5, network_value_weight=0.25)
+    assert pickle.loads(pickle.dumps(params)) == params and hash(params) == hash(params.replace())
+    assert repr(params) == "SearchParams(puct_c=2.5, network_value_weight=0.25)"
+    for field, value in (("puct_c", -1.0), ("network_value_weight", 1.5), ("network_value_weight", float("nan"))):
+        with pytest.raises(ValueError, match=f"^{field}: expected") as info:
+            rosen.SearchParams(**{field: value})
+        assert info.value.field == field
+    assert "evaluator" not in rosen.SearchParams().as_dict()
+
+
+def test_network_search_of_4_players_finds_legal_moves(evaluator):
+    pos = midgame(seed=4, plies=9, players=4)
+    result = rosen.search(pos, iterations=600, seed=2, evaluator=evaluator, network_value_weight=0.5)
+    assert result.best_move in pos.legal_moves() and np.isclose(sum(m.prior for m in result.moves), 1, atol=1e-5)
