@@ -30,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "'engine:command=rosen engine' (default: mcts, the default search)")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="run two configurations; report B minus A")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--iterations", default=None, help="iteration budgets, e.g. 100,1000 (default 100,1000)")
+    budget.add_argument("--iterations", default=None, help="iteration budgets, e.g. 100,1000 (default 100,1000,10000)")
     budget.add_argument("--time-ms", default=None, help="time budgets in milliseconds, e.g. 10,100")
     p.add_argument("--threads", default="1", help="search threads, e.g. 1,2,4 (default 1)")
     p.add_argument("--search-seed", type=int, default=0, help="seed of the searches (default 0)")
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgumentError("agent: give one configuration or --compare A B, not both", "agent")
     configs = list(args.compare) if args.compare else [args.agent or "mcts"]
     kind = "time_ms" if args.time_ms else "iterations"
-    budgets = parse_budgets(args.time_ms or args.iterations or "100,1000", kind)
+    budgets = parse_budgets(args.time_ms or args.iterations or "100,1000,10000", kind)
     threads = parse_budgets(args.threads, "threads")
     try:
         depths = [float(d) for d in args.depths.split(",") if d.strip()]
