@@ -16,6 +16,7 @@ from ..bench import plots
 from ..bench.ladder import SUMMARY, run_ladder
 from ..bench.report import format_table
 from ..bench.runner import parse_budgets
+from ..errors import InvalidArgumentError
 from ..match.stats import format_elo
 from . import _args
 
@@ -49,7 +50,6 @@ def run(args: argparse.Namespace) -> int:
     kind = "time_ms" if args.time_ms else "iterations"
     budgets = parse_budgets(args.time_ms or args.iterations or "100,1000,10000", kind)
     if args.threads < 1:
-        from ..errors import InvalidArgumentError
         raise InvalidArgumentError(f"threads: expected at least 1, got {args.threads}", "threads")
     if args.plot:
         plots.require_matplotlib()
