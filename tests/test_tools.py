@@ -33,3 +33,26 @@ def test_the_golden_files_are_what_regenerate_writes():
     golden = TOOLS.parent / "tests" / "golden"
     assert regenerate.deals() == (golden / "deals.txt").read_text()
     assert regenerate.engine_bench() == (golden / "engine_bench.txt").read_text()
+
+
+def test_make_bench_suite_writes_a_valid_suite(tmp_path):
+    from rosen.bench.suite import load_suite
+    out = tmp_path / "suite.json"
+    make = load("make_bench_suite")
+    assert make.main(["--out", str(out), "--positions", "12", "--games", "3", "--game-agent", "mcts:iterations=30",
+                      "--reference-iterations", "200", "--screen-iterations", "50", "--max-share", "1"]) == 0
+    suite = load_suite(out)
+    assert len(suite.positions) == 12 and {p.players for p in suite.positions} == {2, 4}
+    assert "iterations=200" in suite.produced["reference"]
+    again = tmp_path / "again.json"
+    make.main(["--out", str(again), "--positions", "12", "--games", "3", "--game-agent", "mcts:iterations=30",
+               "--reference-iterations", "200", "--screen-iterations", "50", "--max-share", "1"])
+    strip = lambda text: [line for line in text.splitlines() if '"seconds"' not in line and '"tool"' not in line]
+    assert strip(out.read_text()) == strip(again.read_text())  # seeded: the same arguments, the same file
+
+
+def test_strength_figures_names_one_command_per_step(tmp_path):
+    figures = load("strength_figures")
+    steps = figures.commands("full", tmp_path, tmp_path, 2, 70000)
+    assert [s[0] for s in steps] == ["bench", "bench", "strength"]
+    assert "100000" in steps[2][steps[2].index("--iterations") + 1] and steps[2][steps[2].index("--games") + 1] == "200"

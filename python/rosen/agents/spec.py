@@ -22,8 +22,9 @@ from .mcts import MCTSAgent
 from .net import NetAgent
 from .simple import GreedyAgent, RandomAgent
 
-#: Options an ``engine:`` spec takes: the command line, a budget per move, and engine options.
-ENGINE_OPTIONS = ("command", "iterations", "time_ms", "threads", "seed")
+#: Options an ``engine:`` spec takes: the command line, a budget per move, engine options, and
+#: ``timeout``: seconds the engine may stay silent beyond its search's own time (default 30).
+ENGINE_OPTIONS = ("command", "iterations", "time_ms", "threads", "seed", "timeout")
 #: The kinds of agent and the options each takes (``mcts``: every field of rosen.SearchParams,
 #: and a network file to guide the search).
 KINDS: Dict[str, tuple] = {
@@ -96,6 +97,9 @@ class AgentSpec:
                              "engine:command=rosen engine,iterations=2000")
             if "iterations" not in self.options and "time_ms" not in self.options:
                 raise _error("engine: give iterations=N or time_ms=MS (or both)")
+            timeout = self.options.get("timeout", 30.0)
+            if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+                raise _error(f"engine: timeout: expected seconds > 0, got {timeout!r}")
 
     def build(self, seed: int = 0) -> Agent:
         """A new agent for one game; ``seed`` is used unless the spec fixes its own."""
@@ -137,7 +141,8 @@ def _engine_agent(options: Dict[str, Any]) -> Agent:
     if "threads" in options:
         engine_options["Threads"] = options["threads"]
     return EngineAgent(shlex.split(options["command"]), iterations=options.get("iterations"),
-                       time_ms=options.get("time_ms"), options=engine_options, name=f"engine:{options['command']}")
+                       time_ms=options.get("time_ms"), options=engine_options, name=f"engine:{options['command']}",
+                       timeout=float(options.get("timeout", 30.0)))
 
 
 def parse_agent_spec(text: str) -> AgentSpec:

@@ -11,9 +11,9 @@ import sys
 from typing import Optional, Sequence
 
 from ..engine.client import EngineError
-from . import analyse, engine, lovagok, match, play, randomplay, selfplay, train
+from . import analyse, bench, engine, lovagok, match, play, randomplay, selfplay, strength, train
 
-_COMMANDS = [play, analyse, match, engine, randomplay, selfplay, train, lovagok]
+_COMMANDS = [play, analyse, match, engine, randomplay, selfplay, train, lovagok, bench, strength]
 
 
 def build_parser() -> argparse.ArgumentParser:

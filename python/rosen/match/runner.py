@@ -173,13 +173,17 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
               reshuffle: str = "eager", threads: int = 1, sprt: Optional[SPRT] = None,
               on_game: Optional[Callable[[GameRecord], None]] = None,
               progress: Optional[Callable[[MatchResult], None]] = None,
-              stop_on_interrupt: bool = False) -> MatchResult:
+              stop_on_interrupt: bool = False, first_pair: int = 0) -> MatchResult:
     """Play up to ``games`` games (an even number: ``games // 2`` pairs) of A against B.
 
     ``on_game`` sees each record in game order (the ``--jsonl`` writer); ``progress`` sees the
     result so far after each pair. With ``sprt`` the match stops at the first pair where the
     test decides. With ``stop_on_interrupt`` a Ctrl-C ends the match early instead of raising,
     and the result (marked ``interrupted``) holds the pairs completed until then.
+
+    ``first_pair`` resumes a match whose pairs before it were played earlier (``rosen strength``
+    keeps them on disk): only pairs ``first_pair .. games // 2 - 1`` are played, exactly as they
+    would have been in the whole match, and the result holds only them.
     """
     spec_a, spec_b = _spec(a, "a"), _spec(b, "b")
     check_int("games", games, 2)
@@ -188,6 +192,7 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
                                    "games")
     check_int("seed", seed, 0)
     check_int("threads", threads, 1)
+    check_int("first_pair", first_pair, 0, games // 2)
     if check_int("players", players, 2, 4) == 3:
         raise InvalidArgumentError("players: expected 2 or 4, got 3", "players")
     check_choice("reshuffle", reshuffle, ("eager", "lazy"))
@@ -199,7 +204,7 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
 
     result = MatchResult(a=str(spec_a), b=str(spec_b), seed=seed, players=players, reshuffle=reshuffle, sprt=sprt)
     start = time.perf_counter()
-    pairs = _pairs_in_order(spec_a, spec_b, games // 2, seed, players, reshuffle, threads)
+    pairs = _pairs_in_order(spec_a, spec_b, first_pair, games // 2, seed, players, reshuffle, threads)
     try:
         for first, second in pairs:
             result.games += [first, second]
@@ -223,9 +228,9 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
     return result
 
 
-def _pairs_in_order(a: AgentSpec, b: AgentSpec, pairs: int, seed: int, players: int, reshuffle: str,
+def _pairs_in_order(a: AgentSpec, b: AgentSpec, first: int, pairs: int, seed: int, players: int, reshuffle: str,
                     threads: int) -> Iterator[Tuple[GameRecord, GameRecord]]:
-    """Yield the pairs in pair order, played by ``threads`` workers a bounded distance ahead.
+    """Yield pairs ``first .. pairs - 1`` in pair order, played by ``threads`` workers a bounded distance ahead.
 
     Threads suffice: the search releases the GIL. Only ``2 * threads`` pairs are in flight, so
     stopping early (SPRT) wastes little work.
@@ -234,14 +239,14 @@ def _pairs_in_order(a: AgentSpec, b: AgentSpec, pairs: int, seed: int, players: 
         return play_pair(a, b, seed=seed, pair=i, players=players, reshuffle=reshuffle)
 
     if threads == 1:
-        for i in range(pairs):
+        for i in range(first, pairs):
             yield job(i)
         return
     with ThreadPoolExecutor(max_workers=threads) as pool:
         pending = {}
-        next_submit = 0
+        next_submit = first
         try:
-            for i in range(pairs):
+            for i in range(first, pairs):
                 while next_submit < pairs and next_submit < i + 2 * threads:
                     pending[next_submit] = pool.submit(job, next_submit)
                     next_submit += 1

@@ -1,0 +1,168 @@
+"""`rosen strength`: Elo against budget, by matches of each (configuration, budget) against an anchor.
+
+Every point of the ladder is a :func:`rosen.match.run_match` on colour-swapped pairs of deals;
+all points use the same deals (the same ``seed``), so points differ by the budget, not by luck
+of the cards. Elo and its 95% interval are the match's (:mod:`rosen.match.stats`, pair-based).
+
+Each match writes its games as JSON lines to ``<out>/<point>.jsonl`` as they finish. A rerun
+with the same arguments keeps every complete pair already on disk and plays only the rest
+(:func:`run_match`'s ``first_pair``), so a ladder that was stopped resumes where it stood and a
+finished one is only reported again. ``<out>/ladder.jsonl`` holds one summary line per point.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from ..agents.spec import parse_agent_spec
+from ..errors import InvalidArgumentError
+from ..match.game import GameRecord
+from ..match.records import jsonl_writer
+from ..match.runner import MatchResult, run_match
+from .runner import budget_spec
+
+SUMMARY = "ladder.jsonl"
+
+
+@dataclass
+class LadderPoint:
+    """One configuration at one budget against the anchor, from A's (the configuration's) side."""
+
+    config: str
+    budget: int
+    spec: str
+    anchor: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    score_low: float
+    score_high: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    depth: float          #: A's mean search depth per move
+    nps: float            #: A's iterations per second
+    ms_per_move: float
+    resumed: int          #: games found on disk rather than played now
+    file: str
+
+    def to_json(self) -> Dict[str, Any]:
+        # JSON has no infinity: a clean sweep's Elo is written as null.
+        return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in asdict(self).items()}
+
+
+def point_name(spec: str, anchor: str) -> str:
+    """A file name for the match ``spec`` against ``anchor`` (safe characters only)."""
+    text = f"{spec}__vs__{anchor}"
+    return re.sub(r"[^A-Za-z0-9._=+-]+", "_", text)[:200]
+
+
+def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str) -> List[GameRecord]:
+    """The complete pairs of an earlier run of this match; an unfinished last line (the run was
+    killed while writing) or a lone game of an unfinished pair is dropped. A file of another match
+    is an error, not something to overwrite."""
+    if not path.exists():
+        return []
+    games: List[GameRecord] = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = GameRecord.from_json(json.loads(line))
+            except (ValueError, TypeError):
+                break  # a line cut short: everything before it stands
+            game = len(games)
+            a_red = game % 2 == 0
+            expected = (spec, anchor) if a_red else (anchor, spec)
+            if (record.extra.get("game") != game or (record.red, record.white) != expected
+                    or record.seed != seed + game // 2 or record.players != players or record.reshuffle != reshuffle):
+                raise InvalidArgumentError(
+                    f"out: {str(path)!r} line {number} is not game {game} of {spec} against {anchor} with seed "
+                    f"{seed}, {players} players, {reshuffle} reshuffle; remove it or choose another --out", "out")
+            games.append(record)
+    return games[: len(games) // 2 * 2]
+
+
+def _rewrite(path: Path, games: Sequence[GameRecord]) -> None:
+    """Keep exactly ``games`` in the file (atomically), before new games are appended."""
+    tmp = path.with_suffix(".jsonl.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        write = jsonl_writer(f)
+        for g in games:
+            write(g)
+    os.replace(tmp, path)
+
+
+def run_point(config: str, budget_kind: str, budget: int, anchor: str, *, games: int, seed: int, players: int,
+              reshuffle: str, threads: int, out: Path,
+              progress: Optional[Callable[[MatchResult], None]] = None) -> LadderPoint:
+    """One match of the ladder, resumed from ``out`` if it was begun before."""
+    spec = str(budget_spec(config, budget_kind, budget))
+    path = out / (point_name(spec, anchor) + ".jsonl")
+    old = _load_games(path, spec, anchor, seed, players, reshuffle)[:games]
+    _rewrite(path, old)
+    result = MatchResult(a=spec, b=anchor, seed=seed, players=players, reshuffle=reshuffle, games=list(old))
+    if len(old) < games:
+        with open(path, "a", encoding="utf-8") as f:
+            write = jsonl_writer(f)
+
+            def show(partial: MatchResult) -> None:
+                if progress is not None:
+                    progress(MatchResult(a=spec, b=anchor, seed=seed, players=players, reshuffle=reshuffle,
+                                         games=old + partial.games, seconds=partial.seconds))
+            new = run_match(spec, anchor, games=games, seed=seed, players=players, reshuffle=reshuffle,
+                            threads=threads, on_game=write, progress=show, first_pair=len(old) // 2)
+        result.games += new.games
+        result.seconds = new.seconds
+    w, d, l = result.wdl()
+    est = result.estimate
+    side = result.side_stats("a")
+    return LadderPoint(config=config, budget=budget, spec=spec, anchor=anchor, games=len(result.games), wins=w,
+                       draws=d, losses=l, score=round(est.score, 4), score_low=round(est.low, 4),
+                       score_high=round(est.high, 4), elo=est.elo, elo_low=est.elo_low, elo_high=est.elo_high,
+                       depth=round(side.mean_depth, 2), nps=round(side.nps, 1),
+                       ms_per_move=round(side.time_ms / side.moves, 2) if side.moves else 0.0,
+                       resumed=len(old), file=str(path))
+
+
+def run_ladder(configs: Sequence[str], anchor: str, budgets: Sequence[int], *, budget_kind: str = "iterations",
+               games: int = 200, seed: int = 0, players: int = 2, reshuffle: str = "eager", threads: int = 1,
+               out: Any = "rosen-strength", on_point: Optional[Callable[[LadderPoint], None]] = None,
+               progress: Optional[Callable[[str, MatchResult], None]] = None) -> List[LadderPoint]:
+    """Every (configuration, budget) against ``anchor``; points in the order configs x budgets."""
+    anchor = str(parse_agent_spec(anchor))
+    for config in configs:  # every spec and budget is checked before the first game
+        for budget in budgets:
+            budget_spec(config, budget_kind, budget)
+    if games < 2 or games % 2:
+        raise InvalidArgumentError(f"games: expected an even number >= 2 (games are colour-swapped pairs), "
+                                   f"got {games}", "games")
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidArgumentError(f"out: cannot create {str(out)!r}: {exc.strerror or exc}", "out") from None
+    points: List[LadderPoint] = []
+    for config in configs:
+        for budget in budgets:
+            point = run_point(config, budget_kind, budget, anchor, games=games, seed=seed, players=players,
+                              reshuffle=reshuffle, threads=threads, out=out,
+                              progress=None if progress is None else (lambda r, c=config: progress(c, r)))
+            points.append(point)
+            with open(out / SUMMARY, "w", encoding="utf-8") as f:
+                for p in points:
+                    f.write(json.dumps(p.to_json()) + "\n")
+            if on_point is not None:
+                on_point(point)
+    return points
+
+
+__all__: Sequence[str] = ("LadderPoint", "SUMMARY", "point_name", "run_ladder", "run_point")

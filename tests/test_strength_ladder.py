@@ -1,0 +1,93 @@
+"""`rosen strength` (issue 13): Elo against budget by matches against an anchor, JSON lines,
+resuming, plots and errors."""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+import rosen
+from rosen.bench.ladder import SUMMARY, run_ladder
+from rosen.cli import main
+from rosen.match import run_match
+
+ANCHOR = "mcts:iterations=20"
+
+
+def _ladder(out, games, budgets=(10, 40)):
+    return run_ladder(["mcts"], ANCHOR, budgets, games=games, seed=7, out=out)
+
+
+def test_a_ladder_reports_elo_per_budget_and_writes_json_lines(tmp_path):
+    points = _ladder(tmp_path, 4)
+    assert [(p.budget, p.games, p.resumed) for p in points] == [(10, 4, 0), (40, 4, 0)]
+    for p in points:
+        assert p.spec == f"mcts:iterations={p.budget}" and p.anchor == ANCHOR
+        assert p.wins + p.draws + p.losses == 4 and p.score_low <= p.score <= p.score_high
+        assert p.elo_low <= p.elo <= p.elo_high and p.depth > 0 and p.nps > 0
+        lines = open(p.file).read().splitlines()
+        assert len(lines) == 4 and json.loads(lines[0])["red"] == p.spec
+    summary = [json.loads(line) for line in (tmp_path / SUMMARY).read_text().splitlines()]
+    assert [s["budget"] for s in summary] == [10, 40]
+    assert all(s["elo"] is None or math.isfinite(s["elo"]) for s in summary)  # JSON has no infinity
+
+
+def test_resuming_keeps_finished_pairs_and_gives_the_same_match(tmp_path):
+    _ladder(tmp_path / "a", 4)
+    resumed = _ladder(tmp_path / "a", 8)
+    fresh = _ladder(tmp_path / "b", 8)
+    assert [p.resumed for p in resumed] == [4, 4]
+    for r, f in zip(resumed, fresh):
+        assert (r.wins, r.draws, r.losses, r.games) == (f.wins, f.draws, f.losses, f.games)
+        assert [json.loads(x)["moves"] for x in open(r.file)] == [json.loads(x)["moves"] for x in open(f.file)]
+    # finished: nothing is played again
+    assert [p.resumed for p in _ladder(tmp_path / "a", 8)] == [8, 8]
+
+
+def test_a_run_killed_mid_line_resumes_from_its_complete_pairs(tmp_path):
+    (point,) = _ladder(tmp_path, 4, budgets=(10,))
+    text = open(point.file).read().splitlines()
+    with open(point.file, "w") as f:  # game 3 complete, game 4 cut short
+        f.write("\n".join(text[:3]) + "\n" + text[3][:40])
+    (again,) = _ladder(tmp_path, 4, budgets=(10,))
+    assert again.resumed == 2 and again.games == 4 and (again.wins, again.losses) == (point.wins, point.losses)
+
+
+def test_a_file_of_another_match_is_not_overwritten(tmp_path):
+    (point,) = _ladder(tmp_path, 2, budgets=(10,))
+    with pytest.raises(rosen.InvalidArgumentError, match="remove it or choose another --out") as info:
+        run_ladder(["mcts"], ANCHOR, (10,), games=2, seed=8, out=tmp_path)  # another seed: other deals
+    assert info.value.field == "out"
+
+
+def test_run_match_first_pair_plays_the_rest_of_a_match():
+    whole = run_match("mcts:iterations=10", "random", games=6, seed=3)
+    rest = run_match("mcts:iterations=10", "random", games=6, seed=3, first_pair=2, threads=2)
+    assert [g.moves for g in rest.games] == [g.moves for g in whole.games[4:]]
+
+
+def test_cli_runs_a_ladder_with_plot_and_json(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    png, out_json = tmp_path / "elo.png", tmp_path / "points.json"
+    code = main(["strength", "mcts", "mcts:rollout=random", "--anchor", ANCHOR, "--iterations", "10,30",
+                 "--games", "2", "--out", str(tmp_path / "runs"), "--plot", str(png), "--json", str(out_json),
+                 "--progress", "off"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "Elo [95%]" in text and "mcts:rollout=random" in text
+    assert len(json.loads(out_json.read_text())) == 4
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--iterations", "0"], "--iterations: expected"),
+    (["--iterations", "100,10"], "increasing"),
+    (["greedy"], "takes no iterations budget"),
+    (["--games", "3"], "--games: expected an even number"),
+    (["--anchor", "mcts:nope=1"], "unknown option 'nope'"),
+])
+def test_cli_errors_are_one_line(tmp_path, argv, words, capsys):
+    assert main(["strength", *argv, "--out", str(tmp_path), "--progress", "off"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
