@@ -19,7 +19,7 @@ the finished steps and goes on (a step cut short is run again: self-play resumes
 training and gating start over and, being seeded, give the same result); a larger
 --generations extends a finished loop. Other settings in the same DIR are refused. --dry-run
 prints the commands still to run, assuming every gate promotes, and writes nothing.
-See docs/learning-training.md.
+See docs/learning.md.
 """
 from __future__ import annotations
 

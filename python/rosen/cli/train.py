@@ -3,7 +3,7 @@
     rosen train --data RUN [RUN ...] --out net.npz [--hidden 128,64] [--epochs N] [--init net.npz]
                 [--curves curves.json] [--plot curves.png] [--seed S] [--json]
 
-Needs the train extra: pip install "rosen[train]". docs/learning-training.md has the losses,
+Needs the train extra: pip install "rosen[train]". docs/learning.md has the losses,
 the augmentation, the split and the figures.
 """
 from __future__ import annotations

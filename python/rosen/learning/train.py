@@ -7,7 +7,7 @@ module, so ``import rosen`` never imports torch. The model is the spec's MLP exa
 
 and :func:`network_arrays` maps it onto the file's entries (``fc1.weight`` is ``w1`` ...).
 
-Losses, per row (docs/learning-training.md):
+Losses, per row (docs/learning.md):
 
 - policy: cross-entropy of the visit distribution against the softmax of the logits with the
   illegal actions masked out, weighted by the row's ``weight`` (a weighted mean over the rows);
@@ -36,8 +36,9 @@ from torch import nn
 from torch.nn import functional as F
 
 from ..encoding import ACTIONS, ENCODER_VERSION
-from ..errors import InvalidArgumentError, check_int, check_real
+from ..errors import InvalidArgumentError, RosenError, check_int, check_real
 from .data import TrainingData, augment, split_by_game
+from .network import Network, load_network, save_network
 
 __all__ = ["Model", "TrainConfig", "TrainResult", "train", "evaluate", "losses", "network_arrays", "export_network",
            "read_network_arrays", "load_into", "plot_curves", "HEADS"]
@@ -238,14 +239,14 @@ def network_arrays(model: Model, margin_scale: float) -> Dict[str, np.ndarray]:
 
 
 def export_network(path: Any, model: Model, margin_scale: float) -> None:
-    """Write the model as a network file (np.savez, uncompressed) at ``path``, exactly that name,
-    through a temporary file, so a failure never leaves half a network. Errors name ``out``."""
-    arrays = network_arrays(model, margin_scale)
+    """Write the model as a network file at ``path``, exactly that name, through a temporary file
+    (a failure never leaves half a network), checked as :func:`rosen.learning.load_network`
+    checks a file. Errors name ``out``."""
+    network = Network.from_arrays(network_arrays(model, margin_scale))
     target = Path(path)
     tmp = target.with_name(target.name + ".tmp")
     try:
-        with open(tmp, "wb") as f:  # a file object: np.savez would append ".npz" to a name
-            np.savez(f, **arrays)
+        save_network(tmp, network)
         os.replace(tmp, target)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
@@ -253,31 +254,12 @@ def export_network(path: Any, model: Model, margin_scale: float) -> None:
 
 
 def read_network_arrays(path: Any, field: str = "init") -> Dict[str, np.ndarray]:
-    """The weights and metadata of a network file to start training from, checked enough to
-    train on (format, versions, shapes, finite float32 weights); errors name ``field``."""
+    """The entries of a network file to start training from, checked by
+    :func:`rosen.learning.load_network`; errors name ``field``."""
     try:
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {name: npz[name] for name in npz.files}
-    except (OSError, ValueError, EOFError) as exc:
-        raise InvalidArgumentError(f"{field}: cannot read {os.fspath(path)!r} as a network file ({exc})", field) from None
-    expected = {"format": "rosen-net", "format_version": 1, "encoder_version": ENCODER_VERSION, "layout": "flat",
-                "architecture": "mlp"}
-    for name, value in expected.items():
-        got = arrays[name].item() if name in arrays and arrays[name].shape == () else None
-        if got != value:
-            raise InvalidArgumentError(f"{field}: {os.fspath(path)!r}: {name} is {got!r}, expected {value!r}", field)
-    hidden = arrays.get("hidden")
-    if hidden is None or hidden.shape != (2,) or hidden.dtype.kind not in "iu" or hidden.min() < 1:
-        raise InvalidArgumentError(f"{field}: {os.fspath(path)!r}: hidden must be two layer sizes", field)
-    h1, h2 = (int(h) for h in hidden)
-    shapes = {"w1": (h1, INPUTS), "b1": (h1,), "w2": (h2, h1), "b2": (h2,), "wp": (ACTIONS, h2), "bp": (ACTIONS,),
-              "wv": (3, h2), "bv": (3,), "wm": (1, h2), "bm": (1,), "margin_scale": ()}
-    for name, shape in shapes.items():
-        a = arrays.get(name)
-        if a is None or a.dtype != np.float32 or a.shape != shape or not np.all(np.isfinite(a)):
-            raise InvalidArgumentError(f"{field}: {os.fspath(path)!r}: {name} must be finite float32 of shape "
-                                       f"{shape}", field)
-    return arrays
+        return load_network(path).as_arrays()
+    except RosenError as exc:
+        raise InvalidArgumentError(f"{field}: {os.fspath(path)!r}: {exc}", field) from None
 
 
 def load_into(model: Model, arrays: Dict[str, np.ndarray]) -> None:
