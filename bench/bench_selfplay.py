@@ -2,8 +2,8 @@
 and MCTS self-play iterations per second against plain searches of the same positions.
 
 Run with `pytest bench/bench_selfplay.py --benchmark-only -s`. Speeds are reported (extra_info,
-printed), never asserted: the machine is shared. A row is about 345 bytes (spec/selfplay-records-
-v1; visits alone are 200), a random game about 82 rows, so shards take about 28 KB per game.
+printed), never asserted: the machine is shared. A row is about 345 bytes (docs/selfplay.md;
+visits alone are 200), a random game about 82 rows, so shards take about 28 KB per game.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The observation encoder (cpp/features/encoder.h, rosen.encode; layouts in docs/encoding.md):
 golden planes of fixed positions checked square by square, the mover's view, R14 (the pile's
-order never shows), record rows (spec selfplay-records-v1) round-tripping and hostile rows
+order never shows), record rows (docs/selfplay.md) round-tripping and hostile rows
 rejected with the field named, batch splits, and both layouts agreeing with each other and
 with the board's symmetries."""
 from __future__ import annotations

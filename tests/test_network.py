@@ -1,4 +1,4 @@
-"""The network file (spec/network-v1.md) and its evaluation: every loading check names its field,
+"""The network file (docs/learning.md, "Network format") and its evaluation: every loading check names its field,
 the C++ evaluator agrees with the NumPy reference forward pass, and evaluation reads public facts
 only (R14) and does not depend on batching or threads."""
 from __future__ import annotations

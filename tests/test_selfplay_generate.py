@@ -1,4 +1,4 @@
-"""rosen.selfplay.generate (issue 11): reproducible self-play rows (spec/selfplay-records-v1) and
+"""rosen.selfplay.generate (issue 11): reproducible self-play rows (docs/selfplay.md, "Shards") and
 game records, the same for any thread count and any split of the game range; rows agree with the
 replayed games; the search never sees the pile order (R14); exploration knobs; hostile arguments."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """rosen train (python/rosen/learning/train.py, data.py, cli/train.py): the losses fall, the file
-is the spec's (spec/network-v1.md), a NumPy forward pass agrees with the model, the split keeps
+is the spec's (docs/learning.md, "Network format"), a NumPy forward pass agrees with the model, the split keeps
 games whole, a seed gives the same weights, symmetries keep targets legal, errors name --data."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 // Python face of self-play (cpp/selfplay/): one call plays a range of games with the GIL
-// released and hands back the rows as NumPy columns (spec/selfplay-records-v1) plus each game's
+// released and hands back the rows as NumPy columns (docs/selfplay.md, "Shards") plus each game's
 // deal seed, moves and result; python/rosen/selfplay/ builds the batch and the shards from them.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

@@ -1,4 +1,4 @@
-// The game state of a self-play record row (spec: selfplay-records-v1, fields tokens, crown,
+// The game state of a self-play record row (docs/selfplay.md, fields tokens, crown,
 // hands, discard, pile, heroes, to_move, players, reshuffle) to and from a Position.
 // A row holds only public facts (R14): the pile is a set, so the position read back has a pile of
 // unknown order and a zero generator state. Reading checks everything a hostile file could get

@@ -1,4 +1,4 @@
-// A learned evaluation (spec/network-v1.md): an MLP over the flat encoding (features/encoder.h)
+// A learned evaluation (docs/learning.md, "Network format"): an MLP over the flat encoding (features/encoder.h)
 // with a policy head over the 50 actions (features/actions.h) and value heads (win/draw/loss and
 // the final score margin), all from the mover's view. Python reads and checks the .npz file
 // (python/rosen/learning/network.py) and hands the arrays over; this class copies them into the

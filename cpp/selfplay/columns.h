@@ -1,4 +1,4 @@
-// Self-play rows as the named columns of spec/selfplay-records-v1 (one array per field, rows in
+// Self-play rows as the named columns of docs/selfplay.md, "Shards" (one array per field, rows in
 // (game, ply) order), written into memory the caller owns -- NumPy arrays, in the bindings.
 #pragma once
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Self-play: games [first_game, first_game + count) of a run, for training data. Game i is a
 // function of (seed, i, agent configuration, rules) alone: T worker threads take game indices from
 // a shared counter and each game's output is filed under its index, so the result is the same,
-// byte for byte, for any number of threads. Records: spec/selfplay-records-v1 (columns.h).
+// byte for byte, for any number of threads. Records: docs/selfplay.md, "Shards" (columns.h).
 //
 // Seeds (every one derived from the run seed with mix_seed, rng.h):
 //   deal       new_game(rules, deal_seed), deal_seed = mix_seed(seed, i) (as rosen.random_play)

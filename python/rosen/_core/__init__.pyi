@@ -174,7 +174,7 @@ def _rows_from_positions(items: Sequence[Position]) -> Dict[str, npt.NDArray[Any
 # --- learned evaluation (cpp/bindings/bind_learning.cpp; public face: rosen.Evaluator) ---
 
 class _Network:
-    # C-contiguous float32 arrays of the shapes of spec/network-v1.md (copied).
+    # C-contiguous float32 arrays of the shapes of docs/learning.md, "Network format" (copied).
     def __init__(self, *, w1: npt.NDArray[np.float32], b1: npt.NDArray[np.float32], w2: npt.NDArray[np.float32],
                  b2: npt.NDArray[np.float32], wp: npt.NDArray[np.float32], bp: npt.NDArray[np.float32],
                  wv: npt.NDArray[np.float32], bv: npt.NDArray[np.float32], wm: npt.NDArray[np.float32],
@@ -189,7 +189,7 @@ class _Network:
 
 # --- self-play (cpp/bindings/bind_selfplay.cpp) ---
 
-# Keys: rows (column name -> array, spec/selfplay-records-v1), game, deal_seed, plies, winner
+# Keys: rows (column name -> array, docs/selfplay.md, "Shards"), game, deal_seed, plies, winner
 # (0 red, 1 white, 2 draw), scores [G, 2], iterations (per game), moves (Move bytes of every
 # game, one after another), seconds, search_seconds.
 def _selfplay_generate(*, agent: str, params: Dict[str, Union[int, float, str]], agent_seed: int, seed: int,

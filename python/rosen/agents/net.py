@@ -13,7 +13,7 @@ from .base import DecisionStats, legal_moves_of
 class NetAgent:
     """Plays the legal action the network's policy rates highest (ties: the lowest action
     number), from one evaluation of the position: ``net:path=PATH``. ``path`` is a network file
-    (spec/network-v1.md), a :class:`rosen.learning.Network` or a :class:`rosen.Evaluator`.
+    (docs/learning.md, "Network format"), a :class:`rosen.learning.Network` or a :class:`rosen.Evaluator`.
     Deterministic; ``seed`` is accepted (every agent spec takes one) and unused."""
 
     name = "net"

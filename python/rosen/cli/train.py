@@ -1,4 +1,4 @@
-"""``rosen train``: train the network of spec/network-v1.md on self-play runs (PyTorch, CPU).
+"""``rosen train``: train the network of docs/learning.md, "Network format" on self-play runs (PyTorch, CPU).
 
     rosen train --data RUN [RUN ...] --out net.npz [--hidden 128,64] [--epochs N] [--init net.npz]
                 [--curves curves.json] [--plot curves.png] [--seed S] [--json]
@@ -24,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train", help="train a network (policy, value, margin) on self-play runs",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", nargs="+", metavar="DIR", help="self-play run directories (rosen selfplay --out)")
-    p.add_argument("--out", help="the network file to write (.npz, spec/network-v1.md)")
+    p.add_argument("--out", help="the network file to write (.npz, docs/learning.md, "Network format")")
     p.add_argument("--hidden", help="hidden layer sizes H1,H2 (default 128,64, or --init's)")
     p.add_argument("--epochs", type=int, default=10, help="passes over the training rows (default 10)")
     p.add_argument("--batch-size", type=int, default=256, help="rows per gradient step (default 256)")

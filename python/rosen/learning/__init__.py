@@ -1,4 +1,4 @@
-"""Learned evaluation: the network file (spec/network-v1.md), its NumPy reference forward pass
+"""Learned evaluation: the network file (docs/learning.md, "Network format"), its NumPy reference forward pass
 and the C++ evaluator that the search and the ``net`` agent use. See docs/learning.md.
 
 >>> import rosen

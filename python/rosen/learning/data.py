@@ -28,7 +28,7 @@ from ..errors import InvalidArgumentError, RosenError, check_int, check_real
 
 __all__ = ["TrainingData", "load_training_data", "from_rows", "split_by_game", "symmetry_tables", "augment"]
 
-#: Value classes, in the order of the network's value head (spec/network-v1.md).
+#: Value classes, in the order of the network's value head (docs/learning.md, "Network format").
 WIN, DRAW, LOSS = 0, 1, 2
 
 

@@ -34,7 +34,7 @@ class Evaluation(NamedTuple):
 
 class Evaluator:
     """A network ready to evaluate positions: ``Evaluator(path)`` (a network file,
-    spec/network-v1.md) or ``Evaluator(network)`` (a :class:`rosen.learning.Network`).
+    docs/learning.md, "Network format") or ``Evaluator(network)`` (a :class:`rosen.learning.Network`).
 
     ``evaluate(positions, threads=1)`` runs in C++ with the GIL released and allocates nothing per
     position. It reads public facts only (R14: the pile order never changes a result), and each

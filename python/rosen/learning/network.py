@@ -1,4 +1,4 @@
-"""The network file (spec/network-v1.md): loading and checking it, writing it, and a plain NumPy
+"""The network file (docs/learning.md, "Network format"): loading and checking it, writing it, and a plain NumPy
 forward pass that is the reference the C++ evaluator (cpp/learning/network.h) is tested against.
 
 A network is an uncompressed ``.npz`` holding exactly the entries of :data:`ENTRIES`: metadata
@@ -189,7 +189,7 @@ def _check(arrays: Mapping[str, Any], source: str, strict: bool) -> Network:
 
 
 def load_network(path: PathLike) -> Network:
-    """Read and check the network file at ``path`` (spec/network-v1.md). A file that cannot be
+    """Read and check the network file at ``path`` (docs/learning.md, "Network format"). A file that cannot be
     read as an ``.npz`` raises an error naming ``path``; a bad entry one naming the entry."""
     source = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
     if not isinstance(source, str):

@@ -1,4 +1,4 @@
-"""Training the network of spec/network-v1.md on self-play samples, with PyTorch on the CPU.
+"""Training the network of docs/learning.md, "Network format" on self-play samples, with PyTorch on the CPU.
 
 Needs the ``train`` extra (``pip install "rosen[train]"``); nothing else in rosen imports this
 module, so ``import rosen`` never imports torch. The model is the spec's MLP exactly::
@@ -48,7 +48,7 @@ INPUTS = 398
 HEADS = ("total", "policy", "value", "margin")
 #: A logit for an illegal action: exp() of it is exactly 0 in float32, like -inf, but 0 * it is 0, not NaN.
 _ILLEGAL = -1e9
-#: The model's layers and the file's (weight, bias) entries they become (spec/network-v1.md).
+#: The model's layers and the file's (weight, bias) entries they become (docs/learning.md, "Network format").
 _LAYERS = (("fc1", "w1", "b1"), ("fc2", "w2", "b2"), ("policy", "wp", "bp"), ("value", "wv", "bv"),
            ("margin", "wm", "bm"))
 
@@ -220,7 +220,7 @@ def train(data: TrainingData, config: Optional[TrainConfig] = None, *, init: Opt
 
 
 def network_arrays(model: Model, margin_scale: float) -> Dict[str, np.ndarray]:
-    """The entries of the network file (spec/network-v1.md), in its order, float32 weights
+    """The entries of the network file (docs/learning.md, "Network format"), in its order, float32 weights
     checked finite (a non-finite one raises an error naming the entry)."""
     arrays: Dict[str, np.ndarray] = {
         "format": np.array("rosen-net"), "format_version": np.array(1, dtype=np.int64),

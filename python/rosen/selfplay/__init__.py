@@ -1,4 +1,4 @@
-"""Self-play training data (spec/selfplay-records-v1).
+"""Self-play training data (docs/selfplay.md, "Shards").
 
 - :mod:`rosen.selfplay.generate` -- :func:`generate`: a range of games in memory, as a
   :class:`SelfPlayBatch` of NumPy row columns and match-format game records;

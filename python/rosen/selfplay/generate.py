@@ -1,5 +1,5 @@
 """Self-play in memory: :func:`generate` plays a range of games in C++ (threads, GIL released)
-and returns a :class:`SelfPlayBatch` -- the rows of spec/selfplay-records-v1 as NumPy columns and
+and returns a :class:`SelfPlayBatch` -- the rows of docs/selfplay.md, "Shards" as NumPy columns and
 each game as a match record that :func:`rosen.match.replay` replays.
 
 Game ``i`` depends only on ``(seed, i)``, the agent and the rules (cpp/selfplay/selfplay.h says
