@@ -39,7 +39,7 @@ def play_shard(job: ShardJob, threads: int = 1, chunk_games: int = 0,
         parts.append(generate(count, threads=threads, first_game=first, **job.settings))
         if on_progress is not None:
             on_progress(sum(len(p.games) for p in parts), sum(p.num_rows for p in parts))
-    batch = SelfPlayBatch.concat(parts)
+    batch = parts[0] if len(parts) == 1 else SelfPlayBatch.concat(parts)  # no copy of a whole shard
     batch.settings["first_game"], batch.settings["games"] = job.first_game, job.games
     return batch
 
