@@ -24,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train", help="train a network (policy, value, margin) on self-play runs",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", nargs="+", metavar="DIR", help="self-play run directories (rosen selfplay --out)")
-    p.add_argument("--out", help="the network file to write (.npz, docs/learning.md, "Network format")")
+    p.add_argument("--out", help="the network file to write (.npz; format: docs/learning.md)")
     p.add_argument("--hidden", help="hidden layer sizes H1,H2 (default 128,64, or --init's)")
     p.add_argument("--epochs", type=int, default=10, help="passes over the training rows (default 10)")
     p.add_argument("--batch-size", type=int, default=256, help="rows per gradient step (default 256)")
