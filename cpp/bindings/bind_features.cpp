@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "args.h"
+#include "arrays.h"
 #include "features/encoder.h"
 #include "features/row_state.h"
 #include "features/symmetry.h"
@@ -35,47 +36,12 @@ std::vector<py::ssize_t> shape_of(Layout layout, py::ssize_t n) {
     return {n, kFlatFeatures};
 }
 
-std::string shape_text(const std::vector<py::ssize_t>& shape) {
-    std::string out = "(";
-    for (size_t i = 0; i < shape.size(); ++i) {
-        if (i) out += ", ";
-        out += std::to_string(shape[i]);
-    }
-    return out + (shape.size() == 1 ? ",)" : ")");
-}
-
-// A C-contiguous array of exactly dtype T and the given shape (-1: any length), else an error
-// naming the field.
-template <typename T>
-py::array_t<T> checked_array(const py::handle& obj, const char* field, const std::vector<py::ssize_t>& shape,
-                             const char* dtype_name) {
-    if (!py::isinstance<py::array_t<T>>(obj)) {
-        const std::string got = py::isinstance<py::array>(obj) ? "dtype " + std::string(py::str(obj.attr("dtype")))
-                                                               : bindings::type_name(obj);
-        throw ArgumentTypeError(field, std::string(field) + ": expected a numpy " + dtype_name + " array, got " + got);
-    }
-    auto arr = py::reinterpret_borrow<py::array_t<T>>(obj);
-    bool ok = arr.ndim() == py::ssize_t(shape.size());
-    for (size_t d = 0; ok && d < shape.size(); ++d) ok = shape[d] < 0 || arr.shape(d) == shape[d];
-    if (!ok) {
-        std::vector<py::ssize_t> got(arr.shape(), arr.shape() + arr.ndim());
-        std::string want = shape_text(shape);
-        for (size_t pos; (pos = want.find("-1")) != std::string::npos;) want.replace(pos, 2, "N");
-        throw ArgumentError(field, std::string(field) + ": expected shape " + want + ", got " + shape_text(got));
-    }
-    if (!(arr.flags() & py::array::c_style))
-        throw ArgumentError(field, std::string(field) + ": expected a C-contiguous array");
-    return arr;
-}
-
 // The output buffer: the caller's (checked, writable) or a new one.
 template <typename T>
 py::array_t<T> output(const py::object& out, Layout layout, py::ssize_t n, const char* dtype_name) {
     const std::vector<py::ssize_t> shape = shape_of(layout, n);
     if (out.is_none()) return py::array_t<T>(shape);
-    auto arr = checked_array<T>(out, "out", shape, dtype_name);
-    if (!arr.writeable()) throw ArgumentError("out", "out: expected a writable array");
-    return arr;
+    return bindings::writable_array<T>(out, "out", shape, dtype_name);
 }
 
 std::vector<Position> positions_of(const py::handle& items) {
@@ -122,7 +88,7 @@ struct RowArrays {
     const T* field(const py::dict& d, const char* name, std::vector<py::ssize_t> tail, const char* dtype_name) {
         if (!d.contains(name)) throw ArgumentError(name, std::string(name) + ": missing from the rows");
         tail.insert(tail.begin(), n);
-        auto arr = checked_array<T>(d[name], name, tail, dtype_name);
+        auto arr = bindings::checked_array<T>(d[name], name, tail, dtype_name);
         if (n < 0) n = arr.shape(0);
         keep.push_back(arr);
         return arr.data();

@@ -10,9 +10,10 @@ void bind_lovagok(py::module_& m);
 void bind_classic(py::module_& m);
 void bind_features(py::module_& m);
 void bind_selfplay(py::module_& m);
+void bind_env(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
-    m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search, classic searchers, learning features and Lovagok dice.";
+    m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search, classic searchers, learning features, RL environments and Lovagok dice.";
     bind_errors(m);
     bind_rosenkoenig(m);
     bind_search(m);
@@ -20,4 +21,5 @@ PYBIND11_MODULE(_core, m) {
     bind_classic(m);
     bind_features(m);
     bind_selfplay(m);
+    bind_env(m);
 }
