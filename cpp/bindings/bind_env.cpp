@@ -53,6 +53,14 @@ struct PyGame {
     // The action as an int 0..49 for a game in progress; else the error names what was expected.
     int action_arg(const py::handle& obj) const {
         require_started("action");
+        if (py::isinstance<py::array>(obj)) {  // an array's __index__ works for integer scalars only
+            const auto arr = py::reinterpret_borrow<py::array>(obj);
+            const char kind = arr.dtype().kind();
+            if (arr.ndim() != 0 || (kind != 'i' && kind != 'u'))
+                throw ArgumentTypeError("action", "action: expected an int, got an array of dtype " +
+                                                      std::string(py::str(arr.dtype())) + " and shape " +
+                                                      bindings::shape_text({arr.shape(), arr.shape() + arr.ndim()}));
+        }
         const int a = int_arg(obj, "action", INT_MIN, INT_MAX);
         if (game.done()) throw ArgumentError("action", "action: the game is over; call reset() to start another");
         if (!features::is_action(a)) throw ArgumentError("action", "action: expected 0..49, got " + std::to_string(a));
