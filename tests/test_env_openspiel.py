@@ -141,3 +141,19 @@ def test_the_committed_playthrough_replays():
         flags.FLAGS.mark_as_parsed()
     original, regenerated = generate_playthrough.replay(str(GOLDEN / "openspiel_playthrough.txt"))
     assert original == regenerated
+
+
+def test_bad_actions_raise_and_change_nothing():
+    state = load().new_initial_state()
+    state.apply_action(3)
+    for action in (3, 24):  # a card already dealt, not a card (OpenSpiel itself refuses -1)
+        with pytest.raises(rosen.InvalidArgumentError, match=f"action: chance outcome {action} cannot happen here"):
+            state.apply_action(action)
+    assert state.history() == [3] and len(state.chance_outcomes()) == 23
+    state = dealt(load(), np.random.default_rng(5))
+    before = (state.history(), str(state))
+    illegal = next(a for a in range(50) if a not in state.legal_actions())
+    for action in (illegal, 50):
+        with pytest.raises(rosen.IllegalMoveError, match=f"action: {action} is not legal here"):
+            state.apply_action(action)
+    assert (state.history(), str(state)) == before

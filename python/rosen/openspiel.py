@@ -28,7 +28,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from . import _core
 from .encoding import LAYOUTS, action_index, action_names, feature_names
-from .errors import InvalidArgumentError, check_choice
+from .errors import IllegalMoveError, InvalidArgumentError, check_choice
 
 __all__ = ["GAME_TYPE", "RosenkoenigGame", "RosenkoenigState", "max_game_length"]
 
@@ -139,13 +139,24 @@ class RosenkoenigState(pyspiel.State):
         return sorted((_CARD_IDS[card], p) for card, p in self._position.draw_outcomes())
 
     def _apply_action(self, action: int) -> None:
-        if self._dealing():
-            self._dealt.append(int(action))
-            self._position = self._deal_position()
-        elif self._drawing:
-            self._position = self._position.play("draw:" + _CARDS[action])
-            self._drawing = False
-        elif action == _DRAW:
+        """Checked first: a bad action raises and changes nothing (OpenSpiel records it only
+        after this returns)."""
+        action = int(action)
+        if self.is_chance_node():
+            if action not in dict(self.chance_outcomes()):
+                raise InvalidArgumentError(f"action: chance outcome {action} cannot happen here; expected one of "
+                                           f"{[c for c, _ in self.chance_outcomes()]}", "action")
+            if self._dealing():
+                self._dealt.append(action)
+                self._position = self._deal_position()
+            else:
+                self._position = self._position.play("draw:" + _CARDS[action])
+                self._drawing = False
+            return
+        legal = self._legal_actions(self.current_player()) if not self.is_terminal() else []
+        if action not in legal:
+            raise IllegalMoveError(f"action: {action} is not legal here; legal actions: {legal}", "action")
+        if action == _DRAW:
             self._drawing = True
         else:
             self._position = self._position.play(action_names()[action])
