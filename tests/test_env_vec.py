@@ -111,34 +111,34 @@ def test_threads_change_nothing(opponent):
             assert np.array_equal(x, y)
 
 
-def test_same_step_autoreset_shows_the_next_episode():
-    env = VecEnv(4, seed=8)
+def ended_games(env: VecEnv, games: int, seed: int):
+    """Steps ``env`` with a random policy, yielding (output, row) for each of ``games`` games as it ends."""
     out = env.reset()
-    rng = np.random.default_rng(2)
+    rng = np.random.default_rng(seed)
     seen = 0
-    while seen < 6:
+    while True:
         out = env.step(random_actions(out.action_mask, rng))
         for i in np.flatnonzero(out.terminated):
+            yield out, int(i)
             seen += 1
-            info = env.info(int(i))
-            assert info["plies"] == 0 and info["episode"] >= 1
-            start = rosen.Position.new(info["deal_seed"])
-            assert np.array_equal(out.observation[i], rosen.encode(start))
-            assert out.current_player[i] == 0
-            assert sorted(out.reward[i].tolist()) in ([-1.0, 1.0], [0.0, 0.0])
+            if seen == games:
+                return
+
+
+def test_same_step_autoreset_shows_the_next_episode():
+    env = VecEnv(4, seed=8)
+    for out, i in ended_games(env, 6, seed=2):
+        info = env.info(i)
+        assert info["plies"] == 0 and info["episode"] >= 1
+        assert np.array_equal(out.observation[i], rosen.encode(rosen.Position.new(info["deal_seed"])))
+        assert out.current_player[i] == 0
+        assert sorted(out.reward[i].tolist()) in ([-1.0, 1.0], [0.0, 0.0])
 
 
 def test_four_player_rewards_are_shared_by_the_team():
-    env = VecEnv(8, players=4, layout="flat", seed=1)
-    out = env.reset()
-    rng = np.random.default_rng(3)
-    ended = 0
-    while ended < 8:
-        out = env.step(random_actions(out.action_mask, rng))
-        for i in np.flatnonzero(out.terminated):
-            ended += 1
-            r = out.reward[i]
-            assert r[0] == r[2] and r[1] == r[3] and r[0] == -r[1]
+    for out, i in ended_games(VecEnv(8, players=4, layout="flat", seed=1), 8, seed=3):
+        r = out.reward[i]
+        assert r[0] == r[2] and r[1] == r[3] and r[0] == -r[1]
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -166,13 +166,7 @@ def test_a_fixed_seat_plays_that_colour():
 
 def learner_score(opponent: str, games: int = 128) -> float:
     env = VecEnv(32, opponent=opponent, seed=0, layout="flat")
-    out = env.reset()
-    rng = np.random.default_rng(5)
-    rewards = []
-    while len(rewards) < games:
-        out = env.step(random_actions(out.action_mask, rng))
-        rewards += out.reward[out.terminated].tolist()
-    return float(np.mean(rewards))
+    return float(np.mean([out.reward[i] for out, i in ended_games(env, games, seed=5)]))
 
 
 def test_the_opponents_play_their_strength():

@@ -29,12 +29,6 @@ using bindings::uint_arg;
 
 constexpr uint64_t kMaxU64 = ~uint64_t(0);
 
-bool flat_layout(const py::handle& obj) {
-    const std::string name = text_arg(obj, "layout");
-    if (name == "planes" || name == "flat") return name == "flat";
-    throw ArgumentError("layout", "layout: expected 'planes' or 'flat', got '" + name.substr(0, 20) + "'");
-}
-
 std::vector<py::ssize_t> observation_shape(bool flat, py::ssize_t n) {
     if (flat) return {n, features::kFlatFeatures};
     return {n, features::kPlanes, kRanks, kFiles};
@@ -160,7 +154,7 @@ void bind_env(py::module_& m) {
         }, "End the game: the player to move chose an illegal action and its team loses.")
         .def("observe", [](const PyGame& g, const py::handle& seat, const py::handle& layout, const py::object& out) {
             g.require_started("seat");
-            return observe_into(g, g.seat_arg(seat), flat_layout(layout), out);
+            return observe_into(g, g.seat_arg(seat), bindings::flat_layout_arg(layout), out);
         }, py::arg("seat"), py::arg("layout"), py::arg("out") = py::none(),
            "The encoder's output from seat's view: int8 (31, 9, 9) planes or float32 (398,) flat.")
         .def("mask", [](const PyGame& g) {
@@ -194,7 +188,7 @@ void bind_env(py::module_& m) {
                  c.rules = bindings::rules_arg(players, reshuffle);
                  auto s = bindings::checked_array<uint64_t>(streams, "seed", {-1}, "uint64");
                  c.streams.assign(s.data(), s.data() + s.size());
-                 c.flat = flat_layout(layout);
+                 c.flat = bindings::flat_layout_arg(layout);
                  c.has_opponent = !opponent.is_none();
                  if (c.has_opponent) c.opponent = opponent_arg(opponent.cast<py::dict>());
                  c.seat = int_arg(seat, "seat", INT_MIN, INT_MAX);

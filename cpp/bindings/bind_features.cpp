@@ -128,6 +128,8 @@ py::array_t<int64_t> table(int columns, const auto& value) {
 
 }  // namespace
 
+bool bindings::flat_layout_arg(const py::handle& layout) { return layout_of(layout) == Layout::Flat; }
+
 void bind_features(py::module_& m) {
     m.attr("_encoder_version") = kEncoderVersion;
     m.def("_plane_names", &plane_names, "Names of the planes layout's channels, in order.");

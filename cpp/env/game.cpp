@@ -62,15 +62,7 @@ void Game::load(const Position& pos, uint64_t deal_seed) {
 }
 
 void Game::apply(int action) {
-    const Move m = features::move_of(action);
-    if (m == kDraw) {
-        const int card = deal_card(pos_, cards_);
-        apply_draw(pos_, card);
-        last_ = draw_card_move(card);
-    } else {
-        apply_move(pos_, m);
-        last_ = m;
-    }
+    last_ = selfplay::play_dealt(pos_, features::move_of(action), cards_);
     ++plies_;
     if (pos_.over) reason_ = pos_.supply() == 0 ? EndReason::Supply : EndReason::Blocked;
 }

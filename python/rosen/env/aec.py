@@ -107,11 +107,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         self._accumulate_rewards()
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            return None
-        if not self._single.started:
-            raise InvalidArgumentError("render_mode: call reset() before render()", "render_mode")
-        return self._single.render()
+        return self._single.render(self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

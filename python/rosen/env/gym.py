@@ -111,11 +111,7 @@ class RosenkoenigEnv(gymnasium.Env):
         return self._single.game.mask()
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            return None
-        if not self._single.started:
-            raise InvalidArgumentError("render_mode: call reset() before render()", "render_mode")
-        return self._single.render()
+        return self._single.render(self.render_mode)
 
     # -- the opponent ------------------------------------------------------------------------------
 

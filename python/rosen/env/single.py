@@ -65,6 +65,11 @@ class SingleGame:
             winner = position.winner
         return {"scores": tuple(position.scores), "winner": winner, "end_reason": reason, "plies": self.game.plies}
 
-    def render(self) -> str:
-        """The board and both hands as text; the pile's order is never shown (R14)."""
+    def render(self, render_mode: Optional[str]) -> Optional[str]:
+        """The board and the hands as text for ``render_mode="ansi"`` (None for no render mode);
+        the pile's order is never shown (R14)."""
+        if render_mode is None:
+            return None
+        if not self.started:
+            raise InvalidArgumentError("render_mode: call reset() before render()", "render_mode")
         return str(self.game.position)

@@ -11,7 +11,6 @@ final margin from the mover's side, visits only on legal actions, and each (game
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Dict, List
 
 import numpy as np
