@@ -60,7 +60,9 @@ inline bool bool_arg(const py::handle& obj, const char* field) {
 // Shared with other binding files, defined where their game area is bound:
 // players (2 or 4) and reshuffle ('eager' or 'lazy') as Rules (bind_rosenkoenig.cpp);
 Rules rules_arg(const py::handle& players, const py::handle& reshuffle);
-// every search parameter, converted and validated, from a dict of some of them (bind_search.cpp).
+// every search parameter, converted and validated, from a dict of some of them (bind_search.cpp);
 search::SearchParams search_params_arg(const py::dict& values);
+// an observation layout, 'planes' or 'flat': true for flat (bind_features.cpp).
+bool flat_layout_arg(const py::handle& layout);
 
 }  // namespace rosen::bindings

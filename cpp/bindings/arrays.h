@@ -1,5 +1,6 @@
-// NumPy arguments shared by the bindings: an array of an exact dtype and shape, and a sequence of
-// positions, each checked once with an error naming the field (args.h has the scalar arguments).
+// NumPy arguments shared by the bindings, each checked once with an error naming the field (args.h
+// has the scalar arguments): an array of an exact dtype and shape, C-contiguous (and writable when
+// C++ fills it), and a sequence of positions.
 #pragma once
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -61,6 +62,15 @@ inline std::vector<Position> positions_arg(const py::handle& items, const char* 
         out.push_back(item.cast<const Position&>());
     }
     return out;
+}
+
+// checked_array, for an array C++ writes into.
+template <typename T>
+py::array_t<T> writable_array(const py::handle& obj, const char* field, const std::vector<py::ssize_t>& shape,
+                              const char* dtype_name) {
+    auto arr = checked_array<T>(obj, field, shape, dtype_name);
+    if (!arr.writeable()) throw ArgumentError(field, std::string(field) + ": expected a writable array");
+    return arr;
 }
 
 }  // namespace rosen::bindings

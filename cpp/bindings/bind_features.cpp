@@ -43,9 +43,7 @@ template <typename T>
 py::array_t<T> output(const py::object& out, Layout layout, py::ssize_t n, const char* dtype_name) {
     const std::vector<py::ssize_t> shape = shape_of(layout, n);
     if (out.is_none()) return py::array_t<T>(shape);
-    auto arr = checked_array<T>(out, "out", shape, dtype_name);
-    if (!arr.writeable()) throw ArgumentError("out", "out: expected a writable array");
-    return arr;
+    return bindings::writable_array<T>(out, "out", shape, dtype_name);
 }
 
 template <typename Source>
@@ -75,7 +73,7 @@ struct RowArrays {
     const T* field(const py::dict& d, const char* name, std::vector<py::ssize_t> tail, const char* dtype_name) {
         if (!d.contains(name)) throw ArgumentError(name, std::string(name) + ": missing from the rows");
         tail.insert(tail.begin(), n);
-        auto arr = checked_array<T>(d[name], name, tail, dtype_name);
+        auto arr = bindings::checked_array<T>(d[name], name, tail, dtype_name);
         if (n < 0) n = arr.shape(0);
         keep.push_back(arr);
         return arr.data();
@@ -114,6 +112,8 @@ py::array_t<int64_t> table(int columns, const auto& value) {
 }
 
 }  // namespace
+
+bool bindings::flat_layout_arg(const py::handle& layout) { return layout_of(layout) == Layout::Flat; }
 
 void bind_features(py::module_& m) {
     m.attr("_encoder_version") = kEncoderVersion;

@@ -11,9 +11,10 @@ void bind_classic(py::module_& m);
 void bind_features(py::module_& m);
 void bind_selfplay(py::module_& m);
 void bind_learning(py::module_& m);
+void bind_env(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
-    m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search, classic searchers, learning features and Lovagok dice.";
+    m.doc() = "rosen's C++ core: Rosenkönig rules, territory scoring, search, classic searchers, learning features, RL environments and Lovagok dice.";
     bind_errors(m);
     bind_rosenkoenig(m);
     bind_learning(m);  // before search and self-play, whose signatures name its network
@@ -22,4 +23,5 @@ PYBIND11_MODULE(_core, m) {
     bind_classic(m);
     bind_features(m);
     bind_selfplay(m);
+    bind_env(m);
 }

@@ -54,16 +54,8 @@ public:
         int ply = 0;
         while (!pos.over) {
             const MoveList moves = legal_moves(pos);
-            Move m = moves[0];
-            if (moves.size > 1) m = decide(pos, moves, result, ply);
-            if (m == kDraw) {
-                const int card = deal_card(pos, cards);
-                apply_draw(pos, card);
-                m = draw_card_move(card);
-            } else {
-                apply_move(pos, m);
-            }
-            out_.moves.push_back(m);
+            const Move m = moves.size > 1 ? decide(pos, moves, result, ply) : moves[0];
+            out_.moves.push_back(play_dealt(pos, m, cards));
             ++ply;
         }
         result.rows = uint32_t(out_.rows.size() - result.first_row);
@@ -161,6 +153,16 @@ void validate(const Config& c) {
 
 uint64_t deal_seed(uint64_t seed, uint64_t game) { return mix_seed(seed, game); }
 uint64_t decision_seed(uint64_t deal_seed, int ply) { return mix_seed(deal_seed ^ kDecisionStream, uint64_t(ply)); }
+
+Move play_dealt(Position& pos, Move m, Rng& cards) {
+    if (m != kDraw) {
+        apply_move(pos, m);
+        return m;
+    }
+    const int card = deal_card(pos, cards);
+    apply_draw(pos, card);
+    return draw_card_move(card);
+}
 
 Batch generate(const Config& config, uint64_t first_game, uint64_t count) {
     validate(config);

@@ -58,6 +58,10 @@ void validate(const Config& config);
 uint64_t deal_seed(uint64_t seed, uint64_t game);
 uint64_t decision_seed(uint64_t deal_seed, int ply);
 
+// Plays the legal move m, a plain draw taking its card from `cards` (deal_card: the top of a
+// known pile, else uniform); returns the move as recorded, a draw as draw_card_move(card).
+Move play_dealt(Position& pos, Move m, Rng& cards);
+
 // One recorded decision; fixed size. The game's result is filed with its GameResult.
 struct Row {
     Position position;          // public_view of the position decided in: never the pile order

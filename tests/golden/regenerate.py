@@ -44,6 +44,21 @@ def perft_table() -> list:
     return table
 
 
+def openspiel_playthrough() -> str:
+    """OpenSpiel's playthrough of one seeded random game of python_rosenkoenig (rosen.openspiel)."""
+    from absl import flags
+
+    import rosen.openspiel  # noqa: F401 - registers the game
+    from open_spiel.python.algorithms import generate_playthrough
+
+    if not flags.FLAGS.is_parsed():  # generate_playthrough reads an absl flag
+        flags.FLAGS.mark_as_parsed()
+    return generate_playthrough.playthrough(OPENSPIEL_GAME, action_sequence=None, seed=1)
+
+
+OPENSPIEL_GAME = "python_rosenkoenig"
+
+
 def engine_bench() -> str:
     """The machine-independent part of `rosen engine`'s bench summary: nodes and signature."""
     result = bench()
@@ -54,4 +69,6 @@ if __name__ == "__main__":
     (HERE / "deals.txt").write_text(deals())
     (HERE / "perft.json").write_text(json.dumps(perft_table(), indent=1) + "\n")
     (HERE / "engine_bench.txt").write_text(engine_bench())
-    print("wrote", HERE / "deals.txt", HERE / "perft.json", "and", HERE / "engine_bench.txt")
+    (HERE / "openspiel_playthrough.txt").write_text(openspiel_playthrough())
+    print("wrote", HERE / "deals.txt", HERE / "perft.json", HERE / "engine_bench.txt", "and",
+          HERE / "openspiel_playthrough.txt")

@@ -1,0 +1,151 @@
+"""Rosenkönig as a single-agent Gymnasium env: the learner against an opponent.
+
+``gym.make("rosen/Rosenkoenig-v0", opponent=...)`` after ``import rosen.env`` (which registers the
+id; ``gym.make("rosen.env:rosen/Rosenkoenig-v0")`` imports it for you). The opponent is any agent
+spec (``"random"``, ``"greedy"``, ``"mcts:iterations=200"``, ...; built afresh each episode), a
+:class:`rosen.agents.Agent`, or a callable taking the position (pile order hidden, R14) and
+returning a move (``rosen.Move``, its text or an action index). The learner plays colour ``seat``
+(0 red, 1 white, None: drawn each episode; both seats of its colour in the 4-player game); every
+observation is the learner's turn, the opponent's replies are played inside ``step``.
+
+Reward +1/0/-1 at the end of the game. An action in 0..49 that is not legal ends the episode
+(terminated) with reward ``illegal_action_reward`` (default -1, the loss) and
+``info["illegal_action"] = True``; ``action_masks()`` (int8, the same as ``info["action_mask"]``)
+lets masked policy-gradient libraries (sb3-contrib's MaskablePPO) avoid them. Anything else --
+not an int, out of range, a step before ``reset`` or after the end -- raises and changes nothing.
+
+>>> import gymnasium as gym
+>>> import rosen.env
+>>> env = gym.make("rosen/Rosenkoenig-v0", opponent="greedy", seat=0)
+>>> obs, info = env.reset(seed=3)
+>>> obs.shape, info["seat"], int(env.unwrapped.action_masks().sum())
+((31, 9, 9), 0, 5)
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional, Tuple, Union
+
+import gymnasium
+import numpy as np
+
+from .. import _core
+from ..agents.spec import AgentSpec, parse_agent_spec
+from ..encoding import action_index
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int, check_real
+from .single import SingleGame
+from .spaces import action_space, observation_space
+
+__all__ = ["RosenkoenigEnv"]
+
+Opponent = Union[str, AgentSpec, Any, Callable[[_core.Position], Any]]
+
+
+class RosenkoenigEnv(gymnasium.Env):
+    """The learner (colour ``seat``) against ``opponent``; see the module's documentation."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, opponent: Opponent = "random", *, seat: Optional[int] = None, players: int = 2,
+                 reshuffle: str = "eager", layout: str = "planes", illegal_action_reward: float = -1.0,
+                 render_mode: Optional[str] = None) -> None:
+        self._single = SingleGame(players, reshuffle, layout)
+        self._spec: Optional[AgentSpec] = None
+        self._agent: Any = None
+        self._callable: Optional[Callable] = None
+        if isinstance(opponent, (str, AgentSpec)):
+            try:
+                self._spec = opponent if isinstance(opponent, AgentSpec) else parse_agent_spec(opponent)
+            except ValueError as exc:
+                raise type(exc)(f"opponent: {exc}", "opponent") from None
+        elif hasattr(opponent, "choose"):
+            self._agent = opponent
+        elif callable(opponent):
+            self._callable = opponent
+        else:
+            raise ArgumentTypeError(f"opponent: expected an agent spec, an Agent or a callable, got "
+                                    f"{type(opponent).__name__}", "opponent")
+        self.seat = None if seat is None else check_int("seat", seat, 0, 1)
+        self.illegal_action_reward = check_real("illegal_action_reward", illegal_action_reward)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        self.render_mode = render_mode
+        self.observation_space = observation_space(layout)
+        self.action_space = action_space()
+        self._learner = 0  # the learner's colour this episode
+        self._view = 0     # the seat whose observation is shown: the learner's last turn
+
+    # -- Gymnasium API -----------------------------------------------------------------------------
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[np.ndarray, Dict]:
+        super().reset(seed=seed)
+        self._single.reset(seed, self.np_random)
+        self._learner = self.seat if self.seat is not None else int(self.np_random.integers(2))
+        self._view = self._learner
+        if self._spec is not None:
+            self._agent = self._spec.build(self._single.game.deal_seed % 2**31)
+        if self._agent is not None:
+            self._agent.reset()
+        self._play_opponent()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict]:
+        game = self._single.game
+        if not self._single.started:
+            raise InvalidArgumentError("action: call reset() before step()", "action")
+        if game.done:
+            raise InvalidArgumentError("action: the episode is over; call reset() to start another", "action")
+        a = game.check_action(action)
+        if not game.legal(a):
+            game.forfeit()
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), self.illegal_action_reward, True, False, info
+        game.step(a)
+        self._tell_agent()
+        self._play_opponent()
+        reward = float(game.rewards[self._learner]) if game.done else 0.0
+        return self._observation(), reward, game.done, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """int8 (50,): the learner's legal actions (all zeros once the episode is over)."""
+        return self._single.game.mask()
+
+    def render(self) -> Optional[str]:
+        return self._single.render(self.render_mode)
+
+    # -- the opponent ------------------------------------------------------------------------------
+
+    def _play_opponent(self) -> None:
+        game = self._single.game
+        while not game.done and game.current_player % 2 != self._learner:
+            position = game.position  # the public view: the pile's order hidden (R14)
+            choice = self._agent.choose(position) if self._agent is not None else self._callable(position)
+            try:
+                game.step(self._action_of(choice))
+            except ValueError as exc:
+                raise InvalidArgumentError(f"opponent: chose {choice!r} in {position.fen()!r}: {exc}",
+                                           "opponent") from None
+            self._tell_agent()
+        if not game.done:
+            self._view = game.current_player
+
+    @staticmethod
+    def _action_of(choice: Any) -> Any:
+        if isinstance(choice, (int, np.integer)) and not isinstance(choice, bool):
+            return choice
+        return action_index(choice)
+
+    def _tell_agent(self) -> None:
+        if self._agent is not None:
+            self._agent.on_move(_core.Move(self._single.game.last_move))
+
+    # -- what the learner sees ---------------------------------------------------------------------
+
+    def _observation(self) -> np.ndarray:
+        return self._single.observe(self._view)
+
+    def _info(self) -> Dict[str, Any]:
+        info: Dict[str, Any] = {"action_mask": self._single.game.mask(), "seat": self._learner}
+        if self._single.game.done:
+            info.update(self._single.final_info())
+        return info

@@ -1,0 +1,227 @@
+"""Rosenkönig as an OpenSpiel game: ``import rosen.openspiel`` registers ``python_rosenkoenig``.
+
+>>> import pyspiel
+>>> import rosen.openspiel
+>>> game = pyspiel.load_game("python_rosenkoenig(players=2,reshuffle=eager)")
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())   # the deal, card by card
+(True, 24)
+
+Chance is explicit, as in OpenSpiel's stochastic games: the deal is 10 chance nodes (12 with 4
+players), one card each, player 0's hand first; choosing ``draw`` (action 48) leads to a chance
+node over the cards the pile can yield (uniform; a pile's order is never part of the state, so
+no observation can reveal it, R14). Player actions are the 50 of docs/encoding.md (0..23 play,
+24..47 hero, 48 draw, 49 pass); chance outcomes are card ids 0..23. Returns are +1/-1/0 per
+player at the end, shared by a team (zero-sum). The observation tensor is the one encoder from
+the observer's view: the flat layout (398 floats, named pieces in the observer's ``dict``) by
+default, ``layout=planes`` as an observation parameter for the (31, 9, 9) planes.
+
+Parameters: ``players`` (2 or 4) and ``reshuffle`` ("eager" or "lazy", R7).
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from . import _core
+from .encoding import LAYOUTS, action_index, action_names, feature_names
+from .errors import IllegalMoveError, InvalidArgumentError, check_choice
+
+__all__ = ["GAME_TYPE", "RosenkoenigGame", "RosenkoenigState", "max_game_length"]
+
+_CARDS = tuple(action_names()[:24])
+_CARD_IDS = {card: i for i, card in enumerate(_CARDS)}
+_DRAW = action_index("draw")
+
+
+def max_game_length(players: int) -> int:
+    """An upper bound of the decisions in a game. A player's hand starts full and never exceeds
+    it, so each draws at most as often as it plays or uses a hero; at most 52 plays (R8) and 8
+    heroes, so at most 120 actions that are not passes. A pass is followed by another player's
+    action, at most ``players - 1`` passes in a row (if no one can act the game is over, R9)."""
+    return 120 * players
+
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="python_rosenkoenig",
+    long_name="Python Rosenkoenig (The Rose King)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 2, "reshuffle": "eager"},
+)
+
+
+class RosenkoenigGame(pyspiel.Game):
+    """The game: its parameters fix the player count and the reshuffle rule (R7, R13)."""
+
+    def __init__(self, params: Optional[Dict] = None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", 2))
+        if players not in (2, 4):
+            raise InvalidArgumentError(f"players: expected 2 or 4, got {players}", "players")
+        reshuffle = check_choice("reshuffle", params.get("reshuffle", "eager"), ("eager", "lazy"))
+        info = pyspiel.GameInfo(num_distinct_actions=len(action_names()), max_chance_outcomes=len(_CARDS),
+                                num_players=players, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
+                                max_game_length=max_game_length(players))
+        super().__init__(GAME_TYPE, info, {"players": players, "reshuffle": reshuffle})
+        self.players = players
+        self.reshuffle = reshuffle
+
+    def new_initial_state(self) -> "RosenkoenigState":
+        """Before the deal: a chance node."""
+        return RosenkoenigState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """The encoder's observation; the history as the perfect-recall information state."""
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return RosenkoenigObserver(self, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class RosenkoenigState(pyspiel.State):
+    """A state: the position (its pile never ordered), the cards dealt so far, and whether a
+    chosen draw waits for chance to pick its card."""
+
+    def __init__(self, game: RosenkoenigGame) -> None:
+        super().__init__(game)
+        self._players = game.players
+        self._reshuffle = game.reshuffle
+        self._hand = 5 if game.players == 2 else 3
+        self._dealt: List[int] = []
+        self._drawing = False
+        self._position = self._deal_position()
+
+    @property
+    def position(self) -> _core.Position:
+        """The position (the pile's order unknown: it is chance's to decide)."""
+        return self._position
+
+    def _dealing(self) -> bool:
+        return len(self._dealt) < self._players * self._hand
+
+    def _deal_position(self) -> _core.Position:
+        hands = [",".join(_CARDS[c] for c in self._dealt[p * self._hand:(p + 1) * self._hand]) or "-"
+                 for p in range(self._players)]
+        side, heroes = ("r", "4 4") if self._players == 2 else ("r1", "2 2 2 2")
+        text = f"9/9/9/9/9/9/9/9/9 e5 {side} {' '.join(hands)} {heroes} - *"
+        return _core.Position(text, reshuffle=self._reshuffle)
+
+    def current_player(self) -> int:
+        if self._dealing() or self._drawing:
+            return pyspiel.PlayerId.CHANCE
+        if self._position.is_terminal:
+            return pyspiel.PlayerId.TERMINAL
+        return self._turn()
+
+    def _turn(self) -> int:
+        turn = self._position.turn  # "r", "w" or "r1", "w1", "r2", "w2"
+        return "rw".index(turn[0]) + (2 * (int(turn[1]) - 1) if len(turn) > 1 else 0)
+
+    def _legal_actions(self, player: int) -> List[int]:
+        return [action_index(m) for m in self._position.legal_moves()]
+
+    def chance_outcomes(self):
+        if self._dealing():
+            left = [c for c in range(len(_CARDS)) if c not in self._dealt]
+            return [(c, 1.0 / len(left)) for c in left]
+        return sorted((_CARD_IDS[card], p) for card, p in self._position.draw_outcomes())
+
+    def _apply_action(self, action: int) -> None:
+        """Checked first: a bad action raises and changes nothing (OpenSpiel records it only
+        after this returns)."""
+        action = int(action)
+        if self.is_chance_node():
+            if action not in dict(self.chance_outcomes()):
+                raise InvalidArgumentError(f"action: chance outcome {action} cannot happen here; expected one of "
+                                           f"{[c for c, _ in self.chance_outcomes()]}", "action")
+            if self._dealing():
+                self._dealt.append(action)
+                self._position = self._deal_position()
+            else:
+                self._position = self._position.play("draw:" + _CARDS[action])
+                self._drawing = False
+            return
+        legal = self._legal_actions(self.current_player()) if not self.is_terminal() else []
+        if action not in legal:
+            raise IllegalMoveError(f"action: {action} is not legal here; legal actions: {legal}", "action")
+        if action == _DRAW:
+            self._drawing = True
+        else:
+            self._position = self._position.play(action_names()[action])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return ("deal:" if self._dealing() else "draw:") + _CARDS[action]
+        return action_names()[action]
+
+    def is_terminal(self) -> bool:
+        return not self._dealing() and not self._drawing and self._position.is_terminal
+
+    def returns(self) -> List[float]:
+        if not self.is_terminal() or self._position.winner == "draw":
+            return [0.0] * self._players
+        red = 1.0 if self._position.winner == "red" else -1.0
+        return [red if p % 2 == 0 else -red for p in range(self._players)]
+
+    def __str__(self) -> str:
+        return self._position.fen(hide_pile_order=True) + (" (drawing)" if self._drawing else "")
+
+
+def _flat_pieces() -> List[tuple]:
+    """The flat layout cut into named pieces, (name, size, shape) in feature order: each group of
+    features sharing a name prefix (``hand``, ``discard``, ``pile``, ``own_token``, ...; squares as
+    (9, 9), the four hands as (4, 24)), and the single features together as ``public``."""
+    groups: Dict[str, int] = {}
+    for name in feature_names():
+        prefix = name.split(".")[0] if "." in name else "public"
+        groups[prefix] = groups.get(prefix, 0) + 1
+    shapes = {81: (9, 9), 96: (4, 24)}
+    return [(name, size, shapes.get(size, (size,))) for name, size in groups.items()]
+
+
+class RosenkoenigObserver:
+    """The one encoder (docs/encoding.md) from the observer's view, via the RL envs' game."""
+
+    def __init__(self, game: RosenkoenigGame, params: Optional[Dict]) -> None:
+        params = dict(params or {})
+        layout = check_choice("layout", params.pop("layout", "flat"), LAYOUTS)
+        if params:
+            raise InvalidArgumentError(f"params: the only observation parameter is layout, got {sorted(params)}",
+                                       "params")
+        self._layout = layout
+        self._game = _core._EnvGame(game.players, game.reshuffle)
+        if layout == "flat":
+            self.tensor = np.zeros(len(feature_names()), np.float32)
+            self.dict = {}
+            start = 0
+            for name, size, shape in _flat_pieces():
+                self.dict[name] = self.tensor[start:start + size].reshape(shape)
+                start += size
+        else:
+            self.tensor = np.zeros(31 * 81, np.float32)
+            self.dict = {"observation": self.tensor.reshape(31, 9, 9)}
+
+    def set_from(self, state: RosenkoenigState, player: int) -> None:
+        self._game.load(state.position, 0)
+        if self._layout == "flat":
+            self._game.observe(player, "flat", self.tensor)
+        else:
+            self.tensor[:] = self._game.observe(player, "planes").ravel()
+
+    def string_from(self, state: RosenkoenigState, player: int) -> str:
+        return str(state)
+
+
+pyspiel.register_game(GAME_TYPE, RosenkoenigGame)

@@ -1,0 +1,143 @@
+"""The Gymnasium env (gym.make("rosen/Rosenkoenig-v0"), rosen.env.gym.RosenkoenigEnv): Gymnasium's
+own check_env with warnings as errors for 2 and 4 players and both layouts, opponents given as
+agent specs, Agent objects or callables, the learner's seat, action_masks(), the documented
+penalty of an illegal action, bad input, and random games to the end, counted."""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import rosen
+import rosen.env
+from env_helpers import random_action, warnings_as_errors
+from rosen.agents import GreedyAgent
+from rosen.env.gym import RosenkoenigEnv
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("layout", ["planes", "flat"])
+@pytest.mark.parametrize("opponent", ["random", "greedy", "mcts:iterations=10"])
+def test_gymnasium_check_env(players, layout, opponent):
+    with warnings_as_errors():
+        env = gym.make(rosen.env.GYM_ID, opponent=opponent, players=players, layout=layout)
+        check_env(env.unwrapped)
+        env.close()
+
+
+def test_registered_on_import_and_by_module_path():
+    assert rosen.env.GYM_ID == "rosen/Rosenkoenig-v0" and rosen.env.GYM_ID in gym.registry
+    assert gym.registry[rosen.env.GYM_ID].entry_point == "rosen.env.gym:RosenkoenigEnv"
+    env = gym.make("rosen.env:rosen/Rosenkoenig-v0")
+    assert isinstance(env.unwrapped, RosenkoenigEnv)
+
+
+def play(env, seed, rng) -> tuple:
+    obs, info = env.reset(seed=seed)
+    steps, done = 0, False
+    while not done:
+        assert np.array_equal(info["action_mask"], env.unwrapped.action_masks())
+        obs, reward, done, truncated, info = env.step(random_action(info["action_mask"], rng))
+        assert not truncated and env.observation_space.contains(obs)
+        steps += 1
+    return reward, steps, info
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_observation_is_the_learners_turn(players):
+    env = RosenkoenigEnv("greedy", players=players, seat=1)
+    obs, info = env.reset(seed=7)
+    rng = np.random.default_rng(0)
+    game = env._single.game
+    while not game.done:
+        assert game.current_player % 2 == 1 and info["seat"] == 1
+        assert np.array_equal(obs, rosen.encode(game.position))
+        obs, reward, done, _, info = env.step(random_action(env.action_masks(), rng))
+
+
+def test_opponents_as_spec_agent_and_callable():
+    rng = np.random.default_rng(1)
+    calls = []
+
+    def first_legal(position):
+        calls.append(position)
+        assert position.draw_pile is None  # the pile's order hidden (R14)
+        return position.legal_moves()[0]
+
+    for opponent in ["greedy", rosen.agents.parse_agent_spec("random:seed=4"), GreedyAgent(seed=2), first_legal,
+                     lambda position: rosen.encoding.action_index(position.legal_moves()[-1])]:
+        env = RosenkoenigEnv(opponent, seat=0)
+        reward, steps, info = play(env, 3, rng)
+        assert reward in (-1.0, 0.0, 1.0) and info["end_reason"] in ("supply", "blocked")
+    assert calls
+
+
+def test_an_opponent_that_chooses_an_illegal_move_is_named():
+    env = RosenkoenigEnv(lambda position: "pass", seat=1)
+    with pytest.raises(rosen.InvalidArgumentError, match="opponent: chose 'pass'") as info:
+        env.reset(seed=1)
+    assert info.value.field == "opponent"
+
+
+def test_the_seat_is_drawn_per_episode_when_not_given():
+    env = RosenkoenigEnv("random")
+    seats = {env.reset(seed=s)[1]["seat"] for s in range(12)}
+    assert seats == {0, 1}
+
+
+def test_an_illegal_action_ends_the_episode_with_the_penalty():
+    env = RosenkoenigEnv("random", seat=0, illegal_action_reward=-5.0)
+    obs, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-5.0, True, False)
+    assert info["illegal_action"] and info["end_reason"] == "illegal_action" and info["winner"] == "white"
+    assert not env.action_masks().any()
+
+
+def test_bad_input_raises_and_changes_nothing():
+    env = RosenkoenigEnv("random", seat=0)
+    with pytest.raises(rosen.InvalidArgumentError, match=r"action: call reset\(\) before step\(\)"):
+        env.step(0)
+    obs, info = env.reset(seed=3)
+    before = env._single.game.position
+    for action, error in [(50, rosen.InvalidArgumentError), (-2, rosen.InvalidArgumentError),
+                          (0.0, rosen.ArgumentTypeError), (np.zeros(2, np.int64), rosen.ArgumentTypeError),
+                          (np.float32(1), rosen.ArgumentTypeError), (True, rosen.ArgumentTypeError)]:
+        with pytest.raises(error, match="action: expected"):
+            env.step(action)
+        assert env._single.game.position == before
+    env.step(np.int64(random_action(info["action_mask"], np.random.default_rng(0))))  # numpy ints are fine
+    for kwargs, field in [(dict(opponent=3), "opponent"), (dict(opponent="human"), "opponent"),
+                          (dict(seat=2), "seat"), (dict(players=3), "players"), (dict(layout="x"), "layout"),
+                          (dict(illegal_action_reward=float("nan")), "illegal_action_reward"),
+                          (dict(render_mode="human"), "render_mode")]:
+        with pytest.raises(rosen.RosenError) as info:
+            RosenkoenigEnv(**kwargs)
+        assert info.value.field == field
+    env = RosenkoenigEnv("random", seat=0)
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.action_masks() == 0)[0]))  # the episode ends
+    with pytest.raises(rosen.InvalidArgumentError, match="action: the episode is over; call reset"):
+        env.step(0)
+
+
+def test_render_ansi():
+    env = gym.make(rosen.env.GYM_ID, render_mode="ansi")
+    env.reset(seed=1)
+    assert "Red to move" in env.render()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_random_games_to_the_end_are_counted(players):
+    """The training-loop smoke test: a random learner over many games, every count checked."""
+    env = gym.make(rosen.env.GYM_ID, opponent="random", players=players, layout="flat")
+    rng = np.random.default_rng(3)
+    results = []
+    for game in range(20):
+        reward, steps, info = play(env, 500 + game, rng)
+        assert 0 < steps <= 120 * players
+        assert info["plies"] >= steps and info["scores"] == tuple(env.unwrapped._single.game.position.scores)
+        results.append(reward)
+    assert len(results) == 20 and set(results) <= {-1.0, 0.0, 1.0} and 1.0 in results and -1.0 in results

@@ -1,0 +1,159 @@
+"""The OpenSpiel game (rosen.openspiel, "python_rosenkoenig"): OpenSpiel's own random_sim_test with
+serialisation for 2 and 4 players and both reshuffle rules, explicit chance nodes for the deal and
+every draw, max_game_length an upper bound, the observation tensor the one encoder's, OpenSpiel's
+MCTS bot playing it, and the committed playthrough replaying exactly."""
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+import pyspiel
+import pytest
+from absl import flags
+from open_spiel.python.algorithms import generate_playthrough, mcts
+
+import rosen
+import rosen.openspiel
+from rosen.openspiel import max_game_length
+
+GOLDEN = pathlib.Path(__file__).parent / "golden"
+
+
+def load(players: int = 2, reshuffle: str = "eager"):
+    return pyspiel.load_game(f"python_rosenkoenig(players={players},reshuffle={reshuffle})")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("reshuffle", ["eager", "lazy"])
+def test_openspiel_random_sim_test_with_serialisation(players, reshuffle):
+    pyspiel.random_sim_test(load(players, reshuffle), num_sims=10, serialize=True, verbose=False)
+
+
+def sample(state, rng):
+    if state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        return int(rng.choice(actions, p=probs))
+    return int(rng.choice(state.legal_actions()))
+
+
+def dealt(game, rng):
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(sample(state, rng))
+    return state
+
+
+def test_the_deal_is_chance_so_initial_states_differ():
+    game = load()
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 24
+    deals = {str(dealt(game, rng)) for _ in range(5)}
+    assert len(deals) == 5
+    four = dealt(load(4), rng)
+    assert len(four.history()) == 12 and four.current_player() == 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_draw_is_a_chance_node_over_the_pile(players):
+    game = load(players)
+    rng = np.random.default_rng(1)
+    state = dealt(game, rng)
+    draws = 0
+    while not state.is_terminal():
+        assert state.position.draw_pile is None  # no order exists to be observed (R14)
+        if not state.is_chance_node() and 48 in state.legal_actions() and rng.random() < 0.5:
+            state.apply_action(48)
+            assert state.is_chance_node()
+            outcomes = state.chance_outcomes()
+            cards = {card for card, _ in state.position.draw_outcomes()}
+            assert {rosen.encoding.action_names()[c] for c, _ in outcomes} == cards
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            draws += 1
+        state.apply_action(sample(state, rng))
+    assert draws > 0
+    assert sum(state.returns()) == 0 and state.returns()[0] in (-1.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_max_game_length_bounds_random_games(players):
+    game = load(players)
+    assert game.max_game_length() == max_game_length(players) == 120 * players
+    rng = np.random.default_rng(2)
+    for _ in range(10):
+        state = dealt(game, rng)
+        decisions = 0
+        while not state.is_terminal():
+            decisions += not state.is_chance_node()
+            state.apply_action(sample(state, rng))
+        assert decisions <= game.max_game_length()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_observation_tensor_is_the_encoder_from_each_chair(players):
+    game = load(players)
+    state = dealt(game, np.random.default_rng(3))
+    for _ in range(10):
+        state.apply_action(sample(state, np.random.default_rng(len(state.history()))))
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    mover = state.current_player()
+    assert np.array_equal(np.array(state.observation_tensor(mover), np.float32),
+                          rosen.encode(state.position, layout="flat"))
+    assert game.observation_tensor_shape() == [398]
+    planes = game.make_py_observer(params={"layout": "planes"})
+    planes.set_from(state, mover)
+    assert np.array_equal(planes.dict["observation"], rosen.encode(state.position).astype(np.float32))
+
+
+def test_openspiels_mcts_bot_plays_it():
+    game = load()
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=mcts.RandomRolloutEvaluator(1, rng),
+                       random_state=rng)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choice(actions, p=probs))
+        elif state.current_player() == 0:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            decisions += 1
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert decisions > 10 and sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_bad_parameters_are_named():
+    with pytest.raises(Exception, match="players: expected 2 or 4, got 3"):
+        pyspiel.load_game("python_rosenkoenig(players=3)")
+    with pytest.raises(Exception, match="reshuffle"):
+        pyspiel.load_game("python_rosenkoenig(reshuffle=never)")
+    with pytest.raises(rosen.InvalidArgumentError, match="layout"):
+        load().make_py_observer(params={"layout": "cube"})
+
+
+def test_the_committed_playthrough_replays():
+    if not flags.FLAGS.is_parsed():  # generate_playthrough reads an absl flag
+        flags.FLAGS.mark_as_parsed()
+    original, regenerated = generate_playthrough.replay(str(GOLDEN / "openspiel_playthrough.txt"))
+    assert original == regenerated
+
+
+def test_bad_actions_raise_and_change_nothing():
+    state = load().new_initial_state()
+    state.apply_action(3)
+    for action in (3, 24):  # a card already dealt, not a card (OpenSpiel itself refuses -1)
+        with pytest.raises(rosen.InvalidArgumentError, match=f"action: chance outcome {action} cannot happen here"):
+            state.apply_action(action)
+    assert state.history() == [3] and len(state.chance_outcomes()) == 23
+    state = dealt(load(), np.random.default_rng(5))
+    before = (state.history(), str(state))
+    illegal = next(a for a in range(50) if a not in state.legal_actions())
+    for action in (illegal, 50):
+        with pytest.raises(rosen.IllegalMoveError, match=f"action: {action} is not legal here"):
+            state.apply_action(action)
+    assert (state.history(), str(state)) == before
