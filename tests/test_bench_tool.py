@@ -144,7 +144,6 @@ def test_cli_errors_are_one_line(argv, words, capsys):
 
 
 def test_plot_draws_a_png(tmp_path):
-    pytest.importorskip("matplotlib")
     png = tmp_path / "bench.png"
     assert main(["bench", "--positions", "3", "--iterations", "20,40", "--threads", "1,2", "--plot", str(png),
                  "--quiet"]) == 0

@@ -68,7 +68,6 @@ def test_run_match_first_pair_plays_the_rest_of_a_match():
 
 
 def test_cli_runs_a_ladder_with_plot_and_json(tmp_path, capsys):
-    pytest.importorskip("matplotlib")
     png, out_json = tmp_path / "elo.png", tmp_path / "points.json"
     code = main(["strength", "mcts", "mcts:rollout=random", "--anchor", ANCHOR, "--iterations", "10,30",
                  "--games", "2", "--out", str(tmp_path / "runs"), "--plot", str(png), "--json", str(out_json),

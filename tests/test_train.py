@@ -18,12 +18,10 @@ from rosen.cli import main
 from rosen.encoding import positions_from_rows, transform, transform_actions, transform_encoded
 from rosen.learning.data import augment, from_rows, load_training_data, split_by_game
 
-HAS_TORCH = importlib.util.find_spec("torch") is not None
-needs_torch = pytest.mark.skipif(not HAS_TORCH, reason='needs the train extra: pip install "rosen[train]"')
-if HAS_TORCH:
-    import torch
+# The test extra installs rosen[train]: these tests always run (CI installs every extra).
+import torch
 
-    torch.set_num_threads(1)  # the machine is shared, and one thread is what makes the weights reproducible
+torch.set_num_threads(1)  # the machine is shared, and one thread is what makes the weights reproducible
 
 #: The spec's entries, in its order, with their dtypes and shapes for hidden sizes (16, 8).
 SPEC = [("format", "<U9", ()), ("format_version", "int64", ()), ("encoder_version", "int64", ()),
@@ -138,7 +136,6 @@ def test_a_turned_legal_mask_is_the_turned_positions_legal_moves(run_dir):
                                           rosen.encode([turned], layout="flat")[0])
 
 
-@needs_torch
 def test_training_lowers_the_loss(trained):
     curves = trained.curves
     assert curves["epochs"] == list(range(6))
@@ -155,7 +152,6 @@ def test_training_lowers_the_loss(trained):
     assert curves["train_rows"] + curves["heldout_rows"] == trained.train_index.size + trained.heldout_index.size
 
 
-@needs_torch
 def test_the_exported_file_is_exactly_the_spec(trained, tmp_path):
     from rosen.learning.train import export_network
 
@@ -173,7 +169,6 @@ def test_the_exported_file_is_exactly_the_spec(trained, tmp_path):
             ("rosen-net", 1, rosen.ENCODER_VERSION, "flat", "mlp", [16, 8], 50.0)
 
 
-@needs_torch
 def test_a_numpy_forward_pass_of_the_file_matches_the_model(trained, data, tmp_path):
     from rosen.learning.train import export_network, read_network_arrays
 
@@ -190,7 +185,6 @@ def test_a_numpy_forward_pass_of_the_file_matches_the_model(trained, data, tmp_p
     assert np.all(policy[~data.legal] == 0)
 
 
-@needs_torch
 def test_one_seed_gives_the_same_weights_bit_for_bit(data, trained):
     from rosen.learning.train import network_arrays, train
 
@@ -201,7 +195,6 @@ def test_one_seed_gives_the_same_weights_bit_for_bit(data, trained):
     assert other["w1"].tobytes() != first["w1"].tobytes()
 
 
-@needs_torch
 def test_training_from_a_network_starts_where_it_ended(data, trained, tmp_path):
     from rosen.learning.train import export_network, read_network_arrays, train
 
@@ -213,7 +206,6 @@ def test_training_from_a_network_starts_where_it_ended(data, trained, tmp_path):
         train(data, config(hidden=(8, 8)), init=read_network_arrays(tmp_path / "net.npz"))
 
 
-@needs_torch
 def test_a_diverging_or_unwritable_network_is_refused(trained, tmp_path):
     from rosen.learning.train import Model, export_network, network_arrays
 
@@ -226,7 +218,6 @@ def test_a_diverging_or_unwritable_network_is_refused(trained, tmp_path):
         export_network(tmp_path / "missing" / "net.npz", trained.model, 50.0)
 
 
-@needs_torch
 def test_the_cli_trains_and_writes_the_network_and_curves(run_dir, tmp_path, capsys):
     out, curves, plot = tmp_path / "net.npz", tmp_path / "curves.json", tmp_path / "curves.png"
     argv = ["train", "--data", str(run_dir), "--out", str(out), "--hidden", "16,8", "--epochs", "2", "--seed", "1",
@@ -257,7 +248,6 @@ def cli_error(argv, capsys):
     return err
 
 
-@needs_torch
 def test_cli_errors_name_the_option(run_dir, tmp_path, capsys):
     out = str(tmp_path / "net.npz")
     assert "--data: expected" in cli_error(["--out", out], capsys)
