@@ -396,3 +396,15 @@ def test_bad_arguments_raise_naming_the_field():
     readonly.flags.writeable = False
     with pytest.raises(rosen.InvalidArgumentError, match="^out: "):
         encode([pos], "flat", out=readonly)
+
+
+def test_action_index_numbers_every_move_as_the_records_do():
+    from rosen.encoding import action_index, action_names
+
+    assert [action_index(name) for name in action_names()] == list(range(50))
+    assert action_index("draw:SE2") == action_index("draw") == 48 and action_index("pass") == 49
+    pos = rosen.Position.new(seed=3)
+    assert sorted(action_index(m) for m in pos.legal_moves()) == sorted(
+        action_names().index(str(m)) for m in pos.legal_moves())
+    with pytest.raises(ValueError, match="^move: expected a move"):
+        action_index("NORTH9")
