@@ -51,3 +51,9 @@ def search_params(args: argparse.Namespace) -> Dict[str, Any]:
             raise InvalidArgumentError("search_seed" + str(exc)[len("seed"):], "search_seed") from None
         raise
     return params
+
+
+def bar(done: int, total: int, width: int = 30) -> str:
+    """``[####......]``: the progress bars of the subcommands that run long jobs."""
+    filled = int(width * min(done, total) / max(1, total))
+    return f"[{'#' * filled}{'.' * (width - filled)}]"

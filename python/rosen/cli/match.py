@@ -41,9 +41,8 @@ def progress_bar(total_games: int, stream: TextIO = sys.stderr, width: int = 30)
     """A one-line progress bar redrawn after each pair (for a terminal)."""
     def show(result: MatchResult) -> None:
         n = len(result.games)
-        filled = int(width * n / total_games)
         w, d, l = result.wdl()
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {n}/{total_games}  "
+        stream.write(f"\r{_args.bar(n, total_games, width)} {n}/{total_games}  "
                      f"W/D/L {w}/{d}/{l}  elo {format_elo(result.estimate.elo)}  {result.seconds:.0f}s ")
         stream.flush()
     return show

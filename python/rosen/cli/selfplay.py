@@ -84,9 +84,7 @@ class _Progress:
         seconds = time.monotonic() - self.start
         rate = self.games / seconds if seconds > 0 else 0.0
         eta = (self.total - self.games) / rate if rate > 0 else float("inf")
-        width = 30
-        filled = int(width * min(self.games, self.total) / max(1, self.total))
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.games}/{self.total} games  "
+        self.stream.write(f"\r{_args.bar(self.games, self.total)} {self.games}/{self.total} games  "
                           f"{self.rows} rows  {rate:,.1f} games/s  ETA {eta:,.0f}s ")
         self.stream.flush()
 
