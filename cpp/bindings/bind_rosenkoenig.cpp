@@ -188,6 +188,15 @@ void bind_rosenkoenig(py::module_& m) {
             const int n = territory_sizes(colour_bits(p, colour), sizes);
             return std::vector<int>(sizes, sizes + n);
         }, py::arg("colour"), "Sizes of the colour's territories, largest first (R10).")
+        .def("territory_squares", [](const Position& p, const py::handle& colour) {
+            Bitboard regions[kSquares];
+            const int n = territory_regions(colour_bits(p, colour), regions);
+            std::vector<std::vector<std::string>> out(n);
+            for (int i = 0; i < n; ++i)
+                for (Bitboard b = regions[i]; b; b &= b - 1) out[i].push_back(square_name(lowest_square(b)));
+            return out;
+        }, py::arg("colour"),
+             "The squares of each of the colour's territories, largest first, as in territories() (R10).")
         .def_property_readonly("players", [](const Position& p) { return int(p.rules.players); })
         .def_property_readonly("reshuffle", [](const Position& p) { return reshuffle_name(p.rules.reshuffle); })
         .def_property_readonly("turn", [](const Position& p) { return player_name(p.rules, p.to_move); },

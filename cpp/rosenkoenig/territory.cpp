@@ -67,6 +67,19 @@ int territory_sizes(Bitboard colour, int* sizes_out) {
     return k;
 }
 
+int territory_regions(Bitboard colour, Bitboard* regions_out) {
+    int k = 0;
+    for (Bitboard rest = colour; rest;) {
+        const Bitboard region = flood(rest & (~rest + 1), rest);
+        rest &= ~region;
+        regions_out[k++] = region;
+    }
+    // Found lowest square first, so a stable sort by size keeps that order among equal sizes.
+    std::stable_sort(regions_out, regions_out + k,
+                     [](Bitboard a, Bitboard b) { return popcount(a) > popcount(b); });
+    return k;
+}
+
 bool board_from_bytes(const int8_t* sq, Bitboard& red, Bitboard& white) {
     red = 0;
     white = 0;

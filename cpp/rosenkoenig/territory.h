@@ -18,6 +18,10 @@ TerritoryStats analyse_territories(Bitboard colour);
 // Sizes of all territories, largest first; returns how many were written (at most 41 fit).
 int territory_sizes(Bitboard colour, int* sizes_out);
 
+// The territories themselves, largest first (equal sizes: the one with the lowest square first);
+// returns how many were written (at most 41 fit). Frontends outline them (R10).
+int territory_regions(Bitboard colour, Bitboard* regions_out);
+
 // R12: > 0 if a wins, < 0 if b wins, 0 for a draw.
 inline int compare_for_win(const TerritoryStats& a, const TerritoryStats& b) {
     if (a.score != b.score) return a.score > b.score ? 1 : -1;
