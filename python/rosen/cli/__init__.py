@@ -11,9 +11,9 @@ import sys
 from typing import Optional, Sequence
 
 from ..engine.client import EngineError
-from . import analyse, bench, engine, lovagok, match, play, randomplay, selfplay, strength, train
+from . import analyse, bench, engine, lovagok, match, play, randomplay, selfplay, serve, strength, train
 
-_COMMANDS = [play, analyse, match, engine, randomplay, selfplay, train, lovagok, bench, strength]
+_COMMANDS = [play, analyse, match, engine, serve, randomplay, selfplay, train, lovagok, bench, strength]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,67 @@
+"""``rosen serve``: play and analyse in a web page (the optional ``rosen[web]`` extra; docs/web.md).
+
+Binds to 127.0.0.1 by default: the page is for the person at this machine. Another ``--host``
+needs ``--allow-remote`` (anyone who can reach the port can then use the server) and prints a
+warning.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import webbrowser
+
+from ..errors import InvalidArgumentError
+
+INSTALL_HINT = 'python -m pip install "rosen[web]"'
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="play and analyse in a web page (needs rosen[web])", description=__doc__)
+    p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0 picks a free one)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="allow a --host other than this machine (the server has no login: anyone reaching it can use it)")
+    p.add_argument("--open", action="store_true", help="open the page in the default web browser")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise InvalidArgumentError(f"port: expected 0..65535, got {args.port}", "port")
+    if args.host not in _LOCAL_HOSTS:
+        if not args.allow_remote:
+            raise InvalidArgumentError(f"host: {args.host!r} is not this machine; add --allow-remote to serve "
+                                       "other machines too", "host")
+        print(f"rosen serve: warning: listening on {args.host}: anyone who can reach this port can use the "
+              "server (it has no login)", file=sys.stderr)
+    try:  # the web stack is optional: never imported before here
+        import uvicorn
+
+        from ..web.app import create_app
+    except ImportError as exc:
+        print(f"rosen serve: needs the web extra ({exc.name or exc} is missing): {INSTALL_HINT}", file=sys.stderr)
+        return 1
+    config = uvicorn.Config(create_app(), host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+
+    def announce() -> None:
+        # Once the socket listens (port 0 is known only then), print and maybe open the address.
+        while not server.started and not server.should_exit:
+            threading.Event().wait(0.05)
+        if not server.started:
+            return
+        port = server.servers[0].sockets[0].getsockname()[1] if server.servers else args.port
+        host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+        url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+        print(f"rosen serve: {url}  (Ctrl-C stops)", flush=True)
+        if args.open:
+            webbrowser.open(url)
+
+    threading.Thread(target=announce, name="rosen-serve-announce", daemon=True).start()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    return 0

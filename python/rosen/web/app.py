@@ -1,0 +1,233 @@
+"""The web app's routes (Starlette): the page, its static files and the JSON API.
+
+Every error is a JSON object ``{"error": message, "field": name}`` with a 4xx status, and a
+refused request changes nothing. Searches run on worker threads, so the event loop keeps
+answering while one runs; an analysis streams its progress as Server-Sent Events and stops when
+its page goes away (or on ``POST /api/analyses/{id}/stop``). Endpoints: docs/web.md.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Dict, Optional
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .. import __version__
+from ..errors import RosenError, check_int
+from . import views
+from .sessions import (
+    MAX_SEARCHES,
+    Sessions,
+    WebError,
+    analysis_limits,
+    evaluate,
+    load_records,
+    parse_position,
+)
+
+STATIC = Path(__file__).parent / "static"
+#: The largest request body read (a record file of a few hundred games fits).
+MAX_BODY_BYTES = 8 * 1024 * 1024
+#: How often an analysis stream sends the search's progress.
+STREAM_INTERVAL_S = 0.25
+
+
+def error_response(status: int, message: str, field: Optional[str] = None) -> JSONResponse:
+    return JSONResponse({"error": message, "field": field}, status_code=status)
+
+
+async def read_json(request: Request) -> Dict[str, Any]:
+    """The request's body as a JSON object, or a 400/413 naming what was wrong."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise WebError(413, f"body: larger than {MAX_BODY_BYTES} bytes", "body")
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body)
+    except ValueError as exc:
+        raise WebError(400, f"body: not valid JSON ({exc})", "body") from None
+    if not isinstance(data, dict):
+        raise WebError(400, f"body: expected a JSON object, got {type(data).__name__}", "body")
+    return data
+
+
+def sse(event: str, data: Any) -> str:
+    """One Server-Sent Event."""
+    return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEARCHES) -> Starlette:
+    """The app; ``sessions`` may be given to look inside it (tests)."""
+    state = sessions if sessions is not None else Sessions(max_searches=max_searches)
+    executor = ThreadPoolExecutor(max_workers=state.searches.limit + 2, thread_name_prefix="rosen-web-search")
+    shutting_down = threading.Event()
+
+    async def in_thread(fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
+
+    # -- the page -------------------------------------------------------------------------------
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def health(request: Request) -> Response:
+        return JSONResponse({**state.health(), "version": __version__})
+
+    # -- games ----------------------------------------------------------------------------------
+
+    async def new_game(request: Request) -> Response:
+        game = state.new_game(await read_json(request))
+        return JSONResponse(game.view(), status_code=201)
+
+    async def get_game(request: Request) -> Response:
+        return JSONResponse(state.game(request.path_params["game_id"]).view())
+
+    async def play_move(request: Request) -> Response:
+        game = state.game(request.path_params["game_id"])
+        body = await read_json(request)
+        if "move" not in body:
+            raise WebError(400, "move: missing (a move in RULES.md notation: N2, H:N2, draw, pass)", "move")
+        game.play(body["move"])
+        return JSONResponse(game.view())
+
+    async def engine_move(request: Request) -> Response:
+        game = state.game(request.path_params["game_id"])
+        played = await in_thread(game.engine_move)
+        return JSONResponse({**game.view(), "engine": played})
+
+    async def game_record(request: Request) -> Response:
+        return JSONResponse(state.game(request.path_params["game_id"]).record())
+
+    async def close_game(request: Request) -> Response:
+        state.close_game(request.path_params["game_id"])
+        return JSONResponse({"closed": True})
+
+    # -- positions, analysis, records ------------------------------------------------------------
+
+    async def position(request: Request) -> Response:
+        body = await read_json(request)
+        pos = parse_position(body.get("fen"), body.get("reshuffle", "eager"))
+        return JSONResponse(views.position_view(pos))
+
+    async def analyse(request: Request) -> Response:
+        q = request.query_params
+        pos = parse_position(q.get("fen"), q.get("reshuffle", "eager"))
+        if pos.is_terminal:
+            raise WebError(400, "fen: the game is over; there is nothing to analyse", "fen")
+        limits = analysis_limits(_int_param(q, "iterations"), _int_param(q, "time_ms"))
+        seed = check_int("seed", _int_param(q, "seed") or 0, 0, 2**63 - 1)
+        analysis = state.analyse(pos, limits, seed)
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(executor, analysis.run)
+        except BaseException:
+            state.searches.release()
+            state.forget_analysis(analysis)
+            raise
+        colour = analysis.position.colour_to_move
+
+        async def events() -> AsyncIterator[str]:
+            try:
+                yield sse("start", {"id": analysis.id, "position": views.position_view(analysis.position)})
+                sent = None
+                while not future.done():
+                    await asyncio.wait({future}, timeout=STREAM_INTERVAL_S)
+                    latest = analysis.latest
+                    if latest is not None and latest is not sent and not future.done():
+                        sent = latest
+                        yield sse("info", views.search_view(latest, colour))
+                    if shutting_down.is_set() or await request.is_disconnected():
+                        analysis.stop()
+                result = await future
+                yield sse("done", {**views.search_view(result, colour, done=True), "stopped": analysis.stopped})
+            finally:
+                # The page went away (or the stream failed): the search must not outlive it.
+                analysis.stop()
+                state.forget_analysis(analysis)
+
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    async def stop_analysis(request: Request) -> Response:
+        state.stop_analysis(request.path_params["analysis_id"])
+        return JSONResponse({"stopped": True})
+
+    async def records(request: Request) -> Response:
+        body = await read_json(request)
+        games = await in_thread(load_records, body.get("text"))
+        return JSONResponse({"games": games})
+
+    async def evaluate_positions(request: Request) -> Response:
+        body = await read_json(request)
+        stop = threading.Event()
+        try:
+            winrates = await in_thread(evaluate, body.get("fens"), body.get("reshuffle", "eager"),
+                                       body.get("iterations", 1000), state.searches, stop)
+        finally:
+            stop.set()
+        return JSONResponse({"red_winrates": winrates})
+
+    # -- errors ---------------------------------------------------------------------------------
+
+    async def web_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, WebError)
+        return error_response(exc.status, str(exc), exc.field)
+
+    async def rosen_error(request: Request, exc: Exception) -> Response:
+        return error_response(400, str(exc), getattr(exc, "field", None))
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return error_response(exc.status_code, str(exc.detail), None)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        shutting_down.set()
+        state.stop_all()
+        executor.shutdown(wait=False, cancel_futures=True)
+
+    routes = [
+        Route("/", index),
+        Route("/api/health", health),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{game_id}", get_game, methods=["GET"]),
+        Route("/api/games/{game_id}", close_game, methods=["DELETE"]),
+        Route("/api/games/{game_id}/move", play_move, methods=["POST"]),
+        Route("/api/games/{game_id}/engine", engine_move, methods=["POST"]),
+        Route("/api/games/{game_id}/record", game_record, methods=["GET"]),
+        Route("/api/position", position, methods=["POST"]),
+        Route("/api/analyse", analyse, methods=["GET"]),
+        Route("/api/analyses/{analysis_id}/stop", stop_analysis, methods=["POST"]),
+        Route("/api/records", records, methods=["POST"]),
+        Route("/api/evaluate", evaluate_positions, methods=["POST"]),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        WebError: web_error, RosenError: rosen_error, HTTPException: http_error})
+    app.state.sessions = state
+    return app
+
+
+def _int_param(query: Any, name: str) -> Optional[int]:
+    """An integer query parameter, None if absent; a 400 naming it if it is not a number."""
+    text = query.get(name)
+    if text is None or text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise WebError(400, f"{name}: expected an integer, got {text[:40]!r}", name) from None
