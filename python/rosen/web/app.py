@@ -120,6 +120,11 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
     async def position(request: Request) -> Response:
         body = await read_json(request)
         pos = parse_position(body.get("fen"), body.get("reshuffle", "eager"))
+        move = body.get("move")
+        if move is not None:  # a move played on the pasted position (a plain draw deals a random card)
+            if not isinstance(move, str):
+                raise WebError(400, "move: expected a move in RULES.md notation", "move")
+            pos = pos.play(move)
         return JSONResponse(views.position_view(pos))
 
     async def analyse(request: Request) -> Response:
@@ -137,8 +142,7 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
             state.searches.release()
             state.forget_analysis(analysis)
             raise
-        colour = analysis.position.colour_to_move
-
+        
         async def events() -> AsyncIterator[str]:
             try:
                 yield sse("start", {"id": analysis.id, "position": views.position_view(analysis.position)})
@@ -148,11 +152,11 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
                     latest = analysis.latest
                     if latest is not None and latest is not sent and not future.done():
                         sent = latest
-                        yield sse("info", views.search_view(latest, colour))
+                        yield sse("info", views.search_view(latest, analysis.position))
                     if shutting_down.is_set() or await request.is_disconnected():
                         analysis.stop()
                 result = await future
-                yield sse("done", {**views.search_view(result, colour, done=True), "stopped": analysis.stopped})
+                yield sse("done", {**views.search_view(result, analysis.position, done=True), "stopped": analysis.stopped})
             finally:
                 # The page went away (or the stream failed): the search must not outlive it.
                 analysis.stop()

@@ -159,7 +159,7 @@ class GameSession:
                 finally:
                     self._counter.release()
                 move = snapshot.best_move
-                search = views.search_view(snapshot, public.colour_to_move, done=True)
+                search = views.search_view(snapshot, public, done=True)
             if self._stop.is_set():
                 raise WebError(410, "engine: the game was closed", "engine")
             self._apply(move, red_winrate=search["red_winrate"] if search else None)

@@ -92,9 +92,29 @@ def red_winrate(winrate: float, colour_to_move: str) -> float:
     return winrate if colour_to_move == "red" else 1.0 - winrate
 
 
-def search_view(snapshot: SearchSnapshot, colour_to_move: str, *, done: bool = False) -> Dict[str, Any]:
-    """A search's progress as the engine protocol's ``info`` lines report it, as JSON."""
+def line_squares(pos: Position, line: List[str]) -> List[Dict[str, Any]]:
+    """Where the crown goes along a line of moves (for drawing a principal variation): each
+    move, the square it ends on (None for a draw or pass) and the mover's colour. Stops at the
+    first draw, whose card is chance."""
+    out: List[Dict[str, Any]] = []
+    pos = pos.hide_pile_order()
+    for move in line:
+        if pos.is_terminal or not pos.is_legal(move):
+            break
+        colour = pos.colour_to_move
+        if move.lower().startswith("draw"):
+            out.append({"move": move, "square": None, "colour": colour})
+            break
+        pos = pos.play(move)
+        out.append({"move": move, "square": None if move == "pass" else pos.crown, "colour": colour})
+    return out
+
+
+def search_view(snapshot: SearchSnapshot, position: Position, *, done: bool = False) -> Dict[str, Any]:
+    """A search's progress as the engine protocol's ``info`` lines report it, as JSON, with the
+    principal variation's squares for the board."""
     root = snapshot.root
+    colour_to_move = position.colour_to_move
     return {
         "done": done,
         "best_move": snapshot.best_move,
@@ -108,6 +128,7 @@ def search_view(snapshot: SearchSnapshot, colour_to_move: str, *, done: bool = F
         "seldepth": root.seldepth,
         "tree_size": root.tree_size,
         "pv": list(root.pv),
+        "pv_squares": line_squares(position, list(root.pv)),
         "moves": [{"move": c.move, "visits": c.visits, "winrate": c.winrate, "score": c.score, "prior": c.prior,
                    "pv": list(c.pv)} for c in snapshot.candidates[:8]],
     }

@@ -1,0 +1,61 @@
+"""The web server on a thread of this process, and the browser to drive it: for the browser
+tests and ``tools/web_screenshots.py``.
+
+``chromium_path()`` finds a Chromium for Playwright's ``executable_path``: ``$ROSEN_CHROMIUM``
+if set, else ``chromium`` / ``chromium-browser`` / ``google-chrome`` on the PATH (Debian's
+``apt-get install chromium``; ``.ci/run`` installs it), else None.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator, Optional
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def chromium_path() -> Optional[str]:
+    """The Chromium executable to drive, or None if there is none."""
+    explicit = os.environ.get("ROSEN_CHROMIUM")
+    if explicit:
+        return explicit if os.path.exists(explicit) else shutil.which(explicit)
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running_server(app: Any = None, port: int = 0) -> Iterator[str]:
+    """A uvicorn server for ``app`` (default: a new :func:`rosen.web.app.create_app`) on
+    127.0.0.1 in a thread; yields its base URL and shuts it down afterwards."""
+    import uvicorn
+
+    from .app import create_app
+
+    port = port or free_port()
+    server = uvicorn.Server(uvicorn.Config(app if app is not None else create_app(), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, name="rosen-web-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"the web server did not start on port {port}")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -1,0 +1,639 @@
+// rosen's web page: draws what the JSON API sends and sends clicks back. It knows no rule of the
+// game: legal moves, their target squares, scores and territories all come from the server.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const SQ = 56, X0 = 30, Y0 = 12;                       // board geometry (viewBox 548 x 550)
+const FILES = "abcdefghi";
+const ANGLE = { N: 0, NE: 45, E: 90, SE: 135, S: 180, SW: 225, W: 270, NW: 315 };
+// ?delay=MS sets the pause that lets an engine move be seen (default 450; the browser tests use 0).
+const DELAY = Math.max(0, parseInt(new URLSearchParams(location.search).get("delay") ?? "450", 10) || 0);
+const SEAT_NAME = { r: "Red", w: "White", r1: "Red 1", w1: "White 1", r2: "Red 2", w2: "White 2" };
+
+const state = {
+  tab: "play",
+  game: null,          // the game's JSON view (GET /api/games/{id})
+  hero: false,         // the hero toggle
+  busy: false,         // a request of the play tab is in flight
+  shownBoard: null,    // the board last drawn, to animate new tokens
+  an: { fens: [], moves: [], winrates: [], ply: 0, view: null, reshuffle: "eager", run: null, games: [] },
+};
+
+// --- small helpers ------------------------------------------------------------------------------
+
+function el(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+function html(tag, attrs = {}, parent = null, text = null) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+function squareXY(square) {                              // top-left corner of a square
+  const f = FILES.indexOf(square[0]), r = parseInt(square.slice(1), 10);
+  return [X0 + f * SQ, Y0 + (9 - r) * SQ];
+}
+function centre(square) { const [x, y] = squareXY(square); return [x + SQ / 2, y + SQ / 2]; }
+function colourOf(seat) { return seat[0] === "r" ? "red" : "white"; }
+function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) { options.body = JSON.stringify(body); options.headers["Content-Type"] = "application/json"; }
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) { const e = new Error(data.error || `HTTP ${response.status}`); e.field = data.field; throw e; }
+  return data;
+}
+function showMessage(text) {
+  const m = $("message");
+  m.hidden = !text;
+  m.textContent = text || "";
+}
+function setStatus(text, colour, thinking = false) {
+  const s = $("status");
+  s.innerHTML = "";
+  if (colour) html("span", { class: "dot", style: `background:${colour === "red" ? "var(--red)" : "var(--white)"}` }, s);
+  html("span", thinking ? { class: "thinking" } : {}, s, text);
+}
+
+// --- cards --------------------------------------------------------------------------------------
+
+function cardSVG(name, { hero = false, classes = "" } = {}) {
+  const m = /^([NESW]{1,2})([123])$/.exec(name);
+  const svg = el("svg", { viewBox: "0 0 52 70", class: `card ${classes}`, "data-card": name });
+  el("rect", { x: 1, y: 1, width: 50, height: 68, rx: 6, fill: hero ? "#fff6d8" : "#fffdf8",
+    stroke: hero ? "#d4a017" : "#8c8377", "stroke-width": hero ? 2.5 : 1.5 }, svg);
+  el("title", {}, svg, hero ? `hero + ${name}` : name);
+  if (!m) return svg;
+  const g = el("g", { transform: `translate(26 30) rotate(${ANGLE[m[1]]})` }, svg);
+  el("line", { x1: 0, y1: 12, x2: 0, y2: -11, stroke: "#3a2f2a", "stroke-width": 3.5, "stroke-linecap": "round" }, g);
+  el("path", { d: "M0 -19 L-8 -7 L8 -7 Z", fill: "#3a2f2a" }, g);
+  const n = parseInt(m[2], 10);
+  for (let i = 0; i < n; i++) el("circle", { cx: 26 + (i - (n - 1) / 2) * 10, cy: 59, r: 3.4, fill: "#b3261e" }, svg);
+  el("text", { x: 7, y: 14, "font-size": 10, fill: "#7a6f66", "font-family": "system-ui, sans-serif" }, svg, name);
+  return svg;
+}
+
+// --- the board ----------------------------------------------------------------------------------
+
+function crownPath(parent) {
+  const g = el("g", { id: "crown" }, parent);
+  el("path", { d: "M-15 9 L-17 -8 L-8 0 L0 -13 L8 0 L17 -8 L15 9 Z", fill: "#d4a017", stroke: "#6b4f05",
+    "stroke-width": 1.6, "stroke-linejoin": "round" }, g);
+  el("rect", { x: -15, y: 9, width: 30, height: 5, fill: "#b8860b", stroke: "#6b4f05", "stroke-width": 1.2 }, g);
+  for (const [x, y] of [[-17, -8], [0, -13], [17, -8]]) el("circle", { cx: x, cy: y, r: 2.6, fill: "#fff3c4" }, g);
+  return g;
+}
+
+// Draws a position's view. extra: {targets: [{move, target, hero}], onTarget(move), last: square,
+// territories: bool, pv: [{square, colour}]}
+function drawBoard(view, extra = {}) {
+  const svg = $("board");
+  let crown = $("crown");
+  let layer = $("layer");
+  if (!layer) {
+    svg.innerHTML = "";
+    layer = el("g", { id: "layer" }, svg);
+    crown = crownPath(svg);
+  }
+  layer.innerHTML = "";
+  for (let r = 9; r >= 1; r--) {
+    for (let f = 0; f < 9; f++) {
+      const sq = FILES[f] + r, [x, y] = squareXY(sq);
+      el("rect", { x, y, width: SQ, height: SQ, class: (f + r) % 2 ? "sq" : "sq alt", "data-square": sq }, layer);
+    }
+    el("text", { x: 14, y: Y0 + (9 - r) * SQ + SQ / 2 + 5, class: "coord" }, layer, String(r));
+  }
+  for (let f = 0; f < 9; f++) el("text", { x: X0 + f * SQ + SQ / 2, y: Y0 + 9 * SQ + 20, class: "coord" }, layer, FILES[f]);
+  el("rect", { x: X0, y: Y0, width: 9 * SQ, height: 9 * SQ, fill: "none", stroke: "#3a2f2a", "stroke-width": 2 }, layer);
+  // tokens (board rows: rank 9 first, files a..i)
+  const previous = state.shownBoard;
+  view.board.forEach((row, i) => {
+    for (let f = 0; f < 9; f++) {
+      const c = row[f];
+      if (c === ".") continue;
+      const sq = FILES[f] + (9 - i), [cx, cy] = centre(sq);
+      const fresh = previous && previous[i][f] !== c;
+      el("circle", { cx, cy, r: 21, class: "token" + (fresh ? " new" : ""), "data-token": c, "data-square": sq,
+        fill: c === "r" ? "var(--red)" : "var(--white)", stroke: c === "r" ? "var(--red-dark)" : "var(--white-edge)",
+        "stroke-width": 2 }, layer);
+      el("circle", { cx: cx - 6, cy: cy - 7, r: 6, fill: "#fff", opacity: c === "r" ? 0.18 : 0.6, "pointer-events": "none" }, layer);
+    }
+  });
+  state.shownBoard = view.board.slice();
+  if (extra.last) { const [x, y] = squareXY(extra.last); el("rect", { x: x + 2, y: y + 2, width: SQ - 4, height: SQ - 4, rx: 4, class: "last" }, layer); }
+  if (extra.territories && view.territories) drawTerritories(layer, view.territories);
+  if (extra.pv && extra.pv.length) drawPV(layer, view.crown, extra.pv);
+  for (const t of extra.targets || []) {
+    const [cx, cy] = centre(t.target);
+    const dot = el("circle", { cx, cy, r: 10, class: "target" + (t.hero ? " hero" : ""), "data-target": t.target,
+      "data-move": t.move }, layer);
+    el("title", {}, dot, t.move);
+    dot.addEventListener("click", () => extra.onTarget && extra.onTarget(t.move));
+  }
+  const [cx, cy] = centre(view.crown);
+  crown.style.transform = `translate(${cx}px, ${cy}px)`;
+  crown.setAttribute("data-square", view.crown);
+  svg.appendChild(crown);                                 // on top of everything
+}
+
+function drawTerritories(layer, territories) {
+  for (const colour of ["red", "white"]) {
+    for (const squares of territories[colour].territories) {
+      const inside = new Set(squares);
+      const d = [];
+      for (const sq of squares) {                          // outline: edges with no neighbour inside
+        const f = FILES.indexOf(sq[0]), r = parseInt(sq.slice(1), 10), [x, y] = squareXY(sq);
+        if (!inside.has(FILES[f] + (r + 1))) d.push(`M${x} ${y}h${SQ}`);
+        if (!inside.has(FILES[f] + (r - 1))) d.push(`M${x} ${y + SQ}h${SQ}`);
+        if (!inside.has(FILES[f - 1] + r)) d.push(`M${x} ${y}v${SQ}`);
+        if (!inside.has(FILES[f + 1] + r)) d.push(`M${x + SQ} ${y}v${SQ}`);
+      }
+      el("path", { d: d.join(""), class: `territory ${colour}` }, layer);
+      if (squares.length > 1) {
+        const [cx, cy] = centre(squares[0]);
+        el("text", { x: cx, y: cy + 5, class: "tsize", fill: colour === "red" ? "#fff" : "#1f5f9f" }, layer,
+          String(squares.length));
+      }
+    }
+  }
+}
+
+function drawPV(layer, from, pv) {
+  let [px, py] = centre(from);
+  const pts = [`${px},${py}`];
+  const marks = [];
+  pv.forEach((step, i) => {
+    if (!step.square) return;
+    const [x, y] = centre(step.square);
+    pts.push(`${x},${y}`);
+    marks.push([x, y, i + 1, step.colour]);
+  });
+  el("polyline", { points: pts.join(" "), class: "pv-line" }, layer);
+  for (const [x, y, n, colour] of marks) {
+    const g = el("g", { class: "pv-dot" }, layer);
+    el("circle", { cx: x, cy: y, r: 11, fill: colour === "red" ? "var(--red)" : "#6c6258", stroke: "#fff", "stroke-width": 2 }, g);
+    el("text", { x, y: y + 4.5 }, g, String(n));
+  }
+}
+
+function drawGraph(svg, values, current) {
+  svg.innerHTML = "";
+  const W = Math.max(200, Math.round(svg.clientWidth || 400)), H = 110, n = Math.max(values.length - 1, 1);
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const px = (i) => 6 + (i / n) * (W - 12), py = (v) => 6 + (1 - v) * (H - 12);
+  el("rect", { x: 0, y: 0, width: W, height: H / 2, fill: "#b3261e", opacity: 0.05 }, svg);
+  el("line", { x1: 0, x2: W, y1: py(0.5), y2: py(0.5), stroke: "#cbbfae", "stroke-dasharray": "4 4" }, svg);
+  el("text", { x: 4, y: 14, "font-size": 10, fill: "#7a6f66" }, svg, "Red 100%");
+  el("text", { x: 4, y: H - 4, "font-size": 10, fill: "#7a6f66" }, svg, "White 100%");
+  const pts = [];
+  values.forEach((v, i) => { if (v !== null && v !== undefined) pts.push([px(i), py(v)]); });
+  if (pts.length) el("polyline", { points: pts.map((p) => p.join(",")).join(" "), fill: "none", stroke: "#2f6f5e", "stroke-width": 2 }, svg);
+  for (const [x, y] of pts) el("circle", { cx: x, cy: y, r: 2.5, fill: "#2f6f5e" }, svg);
+  if (current !== undefined && values.length > 1) el("line", { x1: px(current), x2: px(current), y1: 0, y2: H, stroke: "#d4a017", "stroke-width": 2 }, svg);
+}
+
+// --- hands, pile, scores ------------------------------------------------------------------------
+
+// mode: {active: seat whose cards can be clicked, onCard(card)}
+function drawHands(view, { active = null, onCard = null } = {}) {
+  const box = $("hands");
+  box.innerHTML = "";
+  html("h2", {}, box, "Hands");
+  const legal = new Set(view.legal_moves.map((m) => m.move));
+  for (const seat of view.seats) {
+    const row = html("div", { class: "hand" + (seat === view.turn && !view.is_terminal ? " to-move" : ""), "data-seat": seat }, box);
+    const who = html("span", { class: "who" }, row, (seat === view.turn && !view.is_terminal ? "▶ " : "") + SEAT_NAME[seat]);
+    html("span", { class: "heroes", title: "hero cards left" }, who, view.heroes[seat] ? "♞".repeat(view.heroes[seat]) : "no heroes");
+    for (const card of view.hands[seat]) {
+      const mine = seat === active;
+      const move = (state.hero ? "H:" : "") + card;
+      const classes = mine ? (legal.has(move) ? "legal" : "dim mine") : "";
+      const svg = cardSVG(card, { hero: mine && state.hero, classes });
+      if (mine && onCard) svg.addEventListener("click", () => onCard(card));
+      row.appendChild(svg);
+    }
+  }
+}
+
+function drawInfo(box, view) {
+  box.innerHTML = "";
+  html("h2", {}, box, "Table");
+  const dl = html("dl", { class: "info-grid" }, box);
+  const row = (k, v) => { html("dt", {}, dl, k); const dd = html("dd", {}, dl); if (typeof v === "string") dd.textContent = v; else dd.appendChild(v); };
+  row("Draw pile", `${view.pile_size} cards (order hidden)`);
+  const discard = html("div", { class: "small-cards", id: "discard" });
+  for (const c of view.discard) discard.appendChild(cardSVG(c));
+  row("Discard", view.discard.length ? discard : "empty");
+  row("Tokens left", String(view.supply));
+  row("Score", `Red ${view.scores.red} · White ${view.scores.white}`);
+}
+
+function drawScoreline(view) {
+  const box = $("scoreline");
+  box.innerHTML = "";
+  if (!view.is_terminal) return;
+  const t = view.territories;
+  const sum = (c) => (t[c].sizes.length ? t[c].sizes.map((n) => `${n}²`).join(" + ") + " = " : "") + t[c].score;
+  const winner = view.winner === "draw" ? "A draw" : `${cap(view.winner)} wins`;
+  html("div", { class: "final", id: "final-score" }, box, `Game over: ${winner}, ${view.scores.red} to ${view.scores.white}`);
+  html("div", {}, box, `Red: ${sum("red")}`);
+  html("div", {}, box, `White: ${sum("white")}`);
+}
+
+// --- play ---------------------------------------------------------------------------------------
+
+function humanTurn(game) {
+  const p = game.position;
+  return !p.is_terminal && !game.engine_to_move;
+}
+
+function renderGame() {
+  const game = state.game;
+  if (!game || state.tab !== "play") return;
+  const p = game.position;
+  const human = humanTurn(game) && !state.busy;
+  const targets = human ? p.legal_moves.filter((m) => m.target && m.hero === state.hero) : [];
+  const last = game.last_move && !/^(draw|pass)/.test(game.last_move) ? p.crown : null;
+  drawBoard(p, { targets, onTarget: playMove, last, territories: p.is_terminal });
+  drawHands(p, { active: human ? p.turn : null, onCard: (card) => playMove((state.hero ? "H:" : "") + card) });
+  drawInfo($("game-info"), p);
+  drawScoreline(p);
+  const legal = new Set(p.legal_moves.map((m) => m.move));
+  $("draw-button").disabled = !(human && legal.has("draw"));
+  $("pass-button").disabled = !(human && legal.has("pass"));
+  $("hero-toggle").disabled = !human || p.heroes[p.turn] === 0;
+  $("hero-toggle").setAttribute("aria-pressed", String(state.hero));
+  const plain = p.legal_moves.some((m) => m.target && !m.hero), heroes = p.legal_moves.some((m) => m.hero);
+  $("hint").textContent = !human ? "" : legal.has("pass") ? "No move: pass." :
+    !plain && heroes && !state.hero ? (legal.has("draw") ? "No card moves the crown: draw, or press Hero." :
+      "Only hero moves: press Hero.") : !plain && !heroes ? "No card moves the crown: draw." :
+      "Click a card or a marked square.";
+  const colour = p.colour_to_move;
+  if (p.is_terminal) setStatus(p.winner === "draw" ? "Game over: a draw" : `Game over: ${cap(p.winner)} wins`, p.winner === "draw" ? null : p.winner);
+  else if (game.engine_to_move) setStatus(`Engine (${SEAT_NAME[p.turn]}) is thinking`, colour, true);
+  else setStatus(`Your move: ${SEAT_NAME[p.turn]}`, colour);
+  const s = game.last_search;
+  $("engine-line").textContent = s ? `engine: ${s.best_move}, win rate ${(100 * s.winrate).toFixed(1)}%, margin ${s.score >= 0 ? "+" : ""}${s.score.toFixed(1)}, ${s.iterations} iterations` : "";
+  drawGraph($("play-graph"), game.history.map((h) => h.red_winrate), game.history.length - 1);
+  const link = $("record-link");
+  link.hidden = !p.is_terminal;
+}
+
+async function newGame(event) {
+  if (event) event.preventDefault();
+  const form = $("new-game-form");
+  const players = parseInt(form.players.value, 10);
+  const body = { players, reshuffle: form.reshuffle.value };
+  if (form.seed.value !== "") body.seed = parseInt(form.seed.value, 10);
+  if (players === 2) {
+    const you = form.you.value;
+    body.engine_seats = you === "both" ? [] : you === "none" ? ["r", "w"] : [you === "r" ? "w" : "r"];
+  } else {
+    body.engine_seats = [...form.querySelectorAll("input[name=engine4]:checked")].map((i) => i.value);
+  }
+  body[form.budget.value] = parseInt(form.amount.value, 10);
+  showMessage("");
+  try {
+    if (state.game) api("DELETE", `/api/games/${state.game.id}`).catch(() => {});
+    state.game = await api("POST", "/api/games", body);
+    state.hero = false;
+    state.shownBoard = null;
+    $("new-game").open = false;
+    renderGame();
+    await engineLoop();
+  } catch (e) { showMessage(e.message); }
+}
+
+async function playMove(move) {
+  const game = state.game;
+  if (!game || state.busy) return;
+  state.busy = true;
+  try {
+    state.game = await api("POST", `/api/games/${game.id}/move`, { move });
+    state.hero = false;
+    showMessage("");
+  } catch (e) {
+    showMessage(e.message);
+  } finally {
+    state.busy = false;
+  }
+  renderGame();
+  await engineLoop();
+}
+
+async function engineLoop() {
+  if (state.looping) return;                                // one loop at a time: it sees every turn
+  state.looping = true;
+  try {
+    let id;
+    do { id = state.game && state.game.id; await engineTurns(); } while (state.game && state.game.id !== id);
+  } finally { state.looping = false; }
+}
+
+async function engineTurns() {
+  const id = state.game && state.game.id;
+  while (state.game && state.game.id === id && state.game.engine_to_move && !state.game.position.is_terminal) {
+    state.busy = true;
+    renderGame();
+    try {
+      const started = Date.now();
+      const answer = await api("POST", `/api/games/${id}/engine`);
+      await new Promise((r) => setTimeout(r, Math.max(0, (DELAY * 3) / 4 - (Date.now() - started))));
+      if (!state.game || state.game.id !== id) return;
+      state.game = answer;
+    } catch (e) {
+      showMessage(e.message);
+      break;
+    } finally {
+      state.busy = false;
+    }
+    renderGame();
+    await new Promise((r) => setTimeout(r, DELAY));          // let the crown's move be seen
+  }
+  if (state.game && state.game.position.is_terminal) await fetchRecord();
+}
+
+async function fetchRecord() {
+  try {
+    const record = await api("GET", `/api/games/${state.game.id}/record`);
+    const link = $("record-link");
+    link.href = URL.createObjectURL(new Blob([JSON.stringify(record) + "\n"], { type: "application/json" }));
+    link.hidden = false;
+  } catch (e) { /* the record is a convenience */ }
+}
+
+// --- analyse ------------------------------------------------------------------------------------
+
+function fieldError(box, e) {
+  box.hidden = !e;
+  box.innerHTML = "";
+  if (!e) return;
+  if (e.field) { html("b", {}, box, e.field); box.appendChild(document.createTextNode(" — ")); }
+  box.appendChild(document.createTextNode(e.message));
+}
+
+async function showPly(ply) {
+  const an = state.an;
+  if (!an.fens.length) return;
+  stopAnalysis();
+  an.ply = Math.max(0, Math.min(ply, an.fens.length - 1));
+  try {
+    an.view = await api("POST", "/api/position", { fen: an.fens[an.ply], reshuffle: an.reshuffle });
+  } catch (e) { fieldError($("fen-error"), e); return; }
+  $("fen").value = an.view.fen;
+  fieldError($("fen-error"), null);
+  renderAnalysis();
+}
+
+function renderAnalysis(pv = null) {
+  const an = state.an;
+  if (!an.view || state.tab !== "analyse") return;
+  const v = an.view;
+  const next = an.moves[an.ply];
+  const lastMove = an.ply > 0 ? an.moves[an.ply - 1] : null;
+  drawBoard(v, { last: lastMove && !/^(draw|pass)/i.test(lastMove) ? v.crown : null, territories: v.is_terminal,
+    pv: pv || [], targets: v.is_terminal ? [] : v.legal_moves.filter((m) => m.target && m.hero === state.hero),
+    onTarget: analysisMove });
+  drawHands(v, { active: v.is_terminal ? null : v.turn, onCard: (card) => analysisMove((state.hero ? "H:" : "") + card) });
+  drawScoreline(v);
+  setStatus(v.is_terminal ? `Game over: ${v.winner === "draw" ? "a draw" : cap(v.winner) + " wins"}` : `${SEAT_NAME[v.turn]} to move`, v.is_terminal ? null : v.colour_to_move);
+  const slider = $("slider");
+  slider.max = String(an.fens.length - 1);
+  slider.value = String(an.ply);
+  $("ply-label").textContent = `ply ${an.ply} of ${an.fens.length - 1}` + (next ? ` · next ${next}` : "");
+  drawGraph($("an-graph"), an.winrates, an.ply);
+  const list = $("an-moves-list");
+  list.innerHTML = "";
+  an.moves.forEach((m, i) => {
+    const span = html("span", { class: i + 1 === an.ply ? "current" : "" }, list, m);
+    span.addEventListener("click", () => showPly(i + 1));
+    list.appendChild(document.createTextNode(" "));
+  });
+}
+
+async function analysisMove(move) {
+  const an = state.an;
+  if (!an.view) return;
+  stopAnalysis();
+  try {
+    const view = await api("POST", "/api/position", { fen: an.view.fen, move, reshuffle: an.reshuffle });
+    an.fens = an.fens.slice(0, an.ply + 1).concat([view.fen]);
+    an.moves = an.moves.slice(0, an.ply).concat([move]);
+    an.winrates = an.winrates.slice(0, an.ply + 1).concat([null]);
+    an.ply += 1;
+    an.view = view;
+    state.hero = false;
+    showMessage("");
+    $("fen").value = view.fen;
+    renderAnalysis();
+  } catch (e) { showMessage(e.message); }
+}
+
+async function setPosition() {
+  const an = state.an;
+  stopAnalysis();
+  an.reshuffle = $("an-reshuffle").value;
+  try {
+    const view = await api("POST", "/api/position", { fen: $("fen").value.trim(), reshuffle: an.reshuffle });
+    Object.assign(an, { fens: [view.fen], moves: [], winrates: [null], ply: 0, view });
+    fieldError($("fen-error"), null);
+    state.shownBoard = null;
+    renderAnalysis();
+  } catch (e) { fieldError($("fen-error"), e); }
+}
+
+function summaryHTML(info) {
+  const box = $("an-summary");
+  box.innerHTML = "";
+  const line1 = html("div", {}, box);
+  html("b", { id: "an-best" }, line1, info.best_move);
+  line1.appendChild(document.createTextNode(
+    `  win rate ${(100 * info.winrate).toFixed(1)}%  margin ${info.score >= 0 ? "+" : ""}${info.score.toFixed(1)}`));
+  html("div", { id: "an-stats" }, box,
+    `${info.iterations.toLocaleString()} visits · ${info.nps.toLocaleString()}/s · depth ${info.depth.toFixed(1)} · ${(info.time_ms / 1000).toFixed(1)} s${info.done ? (info.stopped ? " · stopped" : " · done") : ""}`);
+  html("div", {}, box, "pv " + info.pv.join(" "));
+  const table = $("an-moves");
+  table.innerHTML = "<tr><th>move</th><th>visits</th><th>win rate</th><th>margin</th><th>line</th></tr>";
+  const most = Math.max(1, ...info.moves.map((m) => m.visits));
+  for (const m of info.moves) {
+    const tr = html("tr", {}, table);
+    html("td", {}, tr, m.move);
+    const td = html("td", {}, tr);
+    html("span", { class: "bar", style: `width:${Math.round(40 * m.visits / most)}px` }, td);
+    td.appendChild(document.createTextNode(" " + m.visits));
+    html("td", {}, tr, (100 * m.winrate).toFixed(1) + "%");
+    html("td", {}, tr, (m.score >= 0 ? "+" : "") + m.score.toFixed(1));
+    html("td", {}, tr, m.pv.slice(1, 6).join(" "));
+  }
+}
+
+async function runAnalysis() {
+  const an = state.an;
+  if (!an.view || an.run) return;
+  const budget = $("an-budget").value;
+  const params = new URLSearchParams({ fen: an.view.fen, reshuffle: an.reshuffle });
+  if (budget !== "infinite") params.set(budget, $("an-amount").value);
+  const controller = new AbortController();
+  const run = { controller, id: null, ply: an.ply };
+  an.run = run;
+  $("run").disabled = true;
+  $("stop").disabled = false;
+  showMessage("");
+  setStatus("Searching", an.view.colour_to_move, true);
+  try {
+    const response = await fetch(`/api/analyse?${params}`, { signal: controller.signal });
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}));
+      throw Object.assign(new Error(data.error || `HTTP ${response.status}`), { field: data.field });
+    }
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const chunk = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const event = /^event: (.*)$/m.exec(chunk), data = /^data: (.*)$/m.exec(chunk);
+        if (!event || !data) continue;
+        const payload = JSON.parse(data[1]);
+        if (event[1] === "start") run.id = payload.id;
+        else if (event[1] === "info" || event[1] === "done") {
+          summaryHTML(payload);
+          if (an.ply === run.ply) renderAnalysis(payload.pv_squares);
+          if (event[1] === "done") { an.winrates[run.ply] = payload.red_winrate; drawGraph($("an-graph"), an.winrates, an.ply); }
+        }
+      }
+    }
+  } catch (e) {
+    if (e.name !== "AbortError") showMessage(e.message);
+  } finally {
+    if (an.run === run) an.run = null;
+    $("run").disabled = false;
+    $("stop").disabled = true;
+    if (state.tab === "analyse" && an.view) setStatus(an.view.is_terminal ? "Game over" : `${SEAT_NAME[an.view.turn]} to move`, an.view.colour_to_move);
+  }
+}
+
+function stopAnalysis() {
+  const run = state.an.run;
+  if (!run) return;
+  if (run.id) api("POST", `/api/analyses/${run.id}/stop`).catch(() => run.controller.abort());
+  else run.controller.abort();                 // closing the stream stops the search too
+}
+
+async function evaluateGame() {
+  const an = state.an;
+  if (!an.fens.length) return;
+  const button = $("evaluate");
+  button.disabled = true;
+  try {
+    const out = await api("POST", "/api/evaluate", { fens: an.fens, reshuffle: an.reshuffle, iterations: 1000 });
+    an.winrates = out.red_winrates;
+    renderAnalysis();
+  } catch (e) { showMessage(e.message); }
+  button.disabled = false;
+}
+
+async function loadRecord(file) {
+  const an = state.an;
+  try {
+    const text = await file.text();
+    const out = await api("POST", "/api/records", { text });
+    an.games = out.games;
+    const select = $("record-game");
+    select.innerHTML = "";
+    out.games.forEach((g, i) => html("option", { value: i }, select,
+      `game ${i + 1}: ${g.red || "red"} – ${g.white || "white"}, ${g.winner} ${g.scores.join(":")}`));
+    select.hidden = out.games.length < 2;
+    fieldError($("record-error"), null);
+    openRecordGame(0);
+  } catch (e) { fieldError($("record-error"), e); }
+}
+
+function openRecordGame(i) {
+  const an = state.an, g = an.games[i];
+  Object.assign(an, { fens: g.fens, moves: g.moves, winrates: g.fens.map(() => null), reshuffle: g.reshuffle });
+  state.shownBoard = null;
+  showPly(0);
+}
+
+// --- tabs and wiring ----------------------------------------------------------------------------
+
+function showTab(tab) {
+  state.tab = tab;
+  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === tab);
+  $("play-panel").hidden = tab !== "play";
+  $("analyse-panel").hidden = tab !== "analyse";
+  showMessage("");
+  state.hero = false;
+  state.shownBoard = null;
+  $("scoreline").innerHTML = "";
+  if (tab === "play") { if (state.game) renderGame(); else setStatus("Start a new game"); }
+  else {
+    stopAnalysis();
+    if (state.an.view) renderAnalysis();
+    else if (state.game) gameToAnalysis();
+    else newDeal();
+  }
+}
+
+function gameToAnalysis() {
+  const h = state.game.history;
+  Object.assign(state.an, { fens: h.map((x) => x.fen), moves: h.slice(0, -1).map((x) => x.move),
+    winrates: h.map((x) => x.red_winrate), reshuffle: state.game.position.reshuffle });
+  showPly(h.length - 1);
+}
+
+async function newDeal() {
+  // A fresh deal's public view, from a throwaway game nobody plays.
+  const game = await api("POST", "/api/games", { engine_seats: [] });
+  api("DELETE", `/api/games/${game.id}`).catch(() => {});
+  Object.assign(state.an, { fens: [game.position.fen], moves: [], winrates: [null], reshuffle: "eager" });
+  showPly(0);
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => showTab(b.dataset.tab));
+  $("new-game-form").addEventListener("submit", newGame);
+  $("players").addEventListener("change", (e) => {
+    $("seats2").hidden = e.target.value !== "2";
+    $("seats4").hidden = e.target.value !== "4";
+  });
+  $("budget").addEventListener("change", (e) => { $("amount").value = e.target.value === "time_ms" ? 500 : 2000; });
+  $("hero-toggle").addEventListener("click", () => {
+    state.hero = !state.hero;
+    if (state.tab === "play") renderGame(); else renderAnalysis();
+  });
+  $("draw-button").addEventListener("click", () => playMove("draw"));
+  $("pass-button").addEventListener("click", () => playMove("pass"));
+  $("to-analyse").addEventListener("click", () => { if (state.game) { state.an.view = null; showTab("analyse"); } });
+  $("load-fen").addEventListener("click", setPosition);
+  $("new-deal").addEventListener("click", newDeal);
+  $("run").addEventListener("click", runAnalysis);
+  $("stop").addEventListener("click", stopAnalysis);
+  $("first").addEventListener("click", () => showPly(0));
+  $("back").addEventListener("click", () => showPly(state.an.ply - 1));
+  $("forward").addEventListener("click", () => showPly(state.an.ply + 1));
+  $("last").addEventListener("click", () => showPly(state.an.fens.length - 1));
+  $("slider").addEventListener("input", (e) => showPly(parseInt(e.target.value, 10)));
+  $("evaluate").addEventListener("click", evaluateGame);
+  $("record-file").addEventListener("change", (e) => { if (e.target.files[0]) loadRecord(e.target.files[0]); });
+  $("record-game").addEventListener("change", (e) => openRecordGame(parseInt(e.target.value, 10)));
+  window.addEventListener("beforeunload", () => { if (state.game) navigator.sendBeacon && stopAnalysis(); });
+  setStatus("Start a new game");
+  drawBoard({ board: Array(9).fill("........."), crown: "e5" });
+  newGame();
+});

@@ -1,0 +1,298 @@
+"""rosen serve's JSON API (rosen.web): games, moves, analysis, records, R14 on the wire, and a
+server that refuses bad requests with a 4xx JSON error and stays healthy."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+import rosen
+from rosen.match.game import play_game
+from rosen.agents import RandomAgent
+from rosen.web.app import create_app
+from rosen.web.sessions import Sessions
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def new_game(client, **body):
+    body.setdefault("seed", 5)
+    if "time_ms" not in body:
+        body.setdefault("iterations", 50)
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def assert_error(r, status, field=None):
+    assert r.status_code == status, r.text
+    data = r.json()
+    assert set(data) == {"error", "field"} and data["error"]
+    if field is not None:
+        assert data["field"] == field, data
+    return data
+
+
+def test_new_game_shows_the_public_deal(client):
+    g = new_game(client)
+    p = g["position"]
+    truth = rosen.Position.new(5)
+    assert p["fen"] == truth.fen(hide_pile_order=True) and p["fen"].endswith(" *")
+    assert p["turn"] == "r" and g["engine_seats"] == ["w"] and not g["engine_to_move"]
+    assert p["hands"] == {"r": sorted(truth.hands[0], key=rosen.web.views.CARD_ORDER.index),
+                          "w": sorted(truth.hands[1], key=rosen.web.views.CARD_ORDER.index)}
+    assert [m["move"] for m in p["legal_moves"]] == [str(m) for m in truth.legal_moves()]
+    for m in p["legal_moves"]:  # targets come from the API, not from the page
+        assert m["target"] == truth.play(m["move"]).crown
+    assert p["pile_size"] == 14 and len(p["board"]) == 9 and p["crown"] == "e5"
+
+
+def test_play_a_move_and_the_engine_answers(client):
+    g = new_game(client)
+    move = g["position"]["legal_moves"][0]["move"]
+    r = client.post(f"/api/games/{g['id']}/move", json={"move": move.lower()})
+    assert r.status_code == 200
+    g = r.json()
+    assert g["last_move"] == move and g["engine_to_move"] and g["position"]["turn"] == "w"
+    r = client.post(f"/api/games/{g['id']}/engine")
+    assert r.status_code == 200
+    g = r.json()
+    assert g["engine"]["search"]["iterations"] == 50 and g["position"]["turn"] == "r"
+    assert len(g["history"]) == 3 and g["history"][1]["red_winrate"] is not None
+
+
+def test_illegal_move_lists_the_legal_moves_and_changes_nothing(client):
+    g = new_game(client)
+    before = client.get(f"/api/games/{g['id']}").json()
+    data = assert_error(client.post(f"/api/games/{g['id']}/move", json={"move": "H:N1"}), 400, "move")
+    assert "legal moves" in data["error"]
+    assert_error(client.post(f"/api/games/{g['id']}/move", json={"move": "fly"}), 400)
+    assert_error(client.post(f"/api/games/{g['id']}/move", json={"move": "draw:N1"}), 400, "move")
+    assert_error(client.post(f"/api/games/{g['id']}/move", json={}), 400, "move")
+    assert_error(client.post(f"/api/games/{g['id']}/engine"), 409, "engine")  # not the engine's turn
+    assert client.get(f"/api/games/{g['id']}").json() == before
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"players": 3}, "players"), ({"iterations": 0}, "iterations"), ({"time_ms": 10**9}, "time_ms"),
+    ({"iterations": 10, "time_ms": 10}, "time_ms"), ({"engine_seats": ["x"]}, "engine_seats"),
+    ({"engine_seats": "w"}, "engine_seats"), ({"reshuffle": "never"}, "reshuffle"), ({"seed": -1}, "seed"),
+    ({"colour": "red"}, "colour"), ({"iterations": "many"}, "iterations"),
+])
+def test_bad_game_settings_are_4xx_naming_the_field(client, body, field):
+    assert_error(client.post("/api/games", json=body), 400, field)
+    assert client.get("/api/health").json()["games"] == 0
+
+
+def test_malformed_requests_get_json_errors(client):
+    assert_error(client.post("/api/games", content=b"{not json"), 400, "body")
+    assert_error(client.post("/api/games", content=b"[1, 2]"), 400, "body")
+    assert_error(client.get("/api/games/nope"), 404, "game")
+    assert_error(client.post("/api/games/nope/move", json={"move": "N1"}), 404, "game")
+    assert_error(client.get("/api/no-such-thing"), 404)
+    assert_error(client.put("/api/games"), 405)
+    assert_error(client.post("/api/analyses/nope/stop"), 404, "analysis")
+    assert_error(client.get("/api/analyse", params={"fen": "x"}), 400)
+    assert_error(client.post("/api/position", content=b"x" * (9 * 1024 * 1024)), 413, "body")
+
+
+def test_bad_position_names_the_field(client):
+    start = rosen.Position.new(1).fen(hide_pile_order=True)
+    assert client.post("/api/position", json={"fen": start}).json()["fen"] == start
+    bad = start.replace(" r ", " x ")
+    data = assert_error(client.post("/api/position", json={"fen": bad}), 400, "side")
+    assert data["error"].startswith("side")
+    assert_error(client.post("/api/position", json={"fen": 42}), 400, "fen")
+    assert_error(client.post("/api/position", json={"fen": start, "reshuffle": "x"}), 400, "reshuffle")
+    first = str(rosen.Position(start).legal_moves()[0])
+    after = client.post("/api/position", json={"fen": start, "move": first}).json()
+    assert after["turn"] == "w" and after["fen"] == rosen.Position(start).play(first).fen()
+    assert_error(client.post("/api/position", json={"fen": start, "move": "H:N1"}), 400, "move")
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(max_size=120))
+def test_no_text_gives_a_server_error(text):
+    with TestClient(create_app()) as c:
+        r = c.post("/api/position", json={"fen": text})
+        assert r.status_code in (200, 400), r.text
+        r = c.post("/api/position", content=text.encode("utf-8", "surrogatepass"))
+        assert r.status_code < 500
+
+
+def read_events(response):
+    events = []
+    for block in response.text.split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "event" in lines:
+            events.append((lines["event"], json.loads(lines["data"])))
+    return events
+
+
+def test_analysis_streams_lines_and_ends(client):
+    fen = rosen.Position.new(2).fen(hide_pile_order=True)
+    r = client.get("/api/analyse", params={"fen": fen, "iterations": 6000})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+    events = read_events(r)
+    assert events[0][0] == "start" and events[-1][0] == "done"
+    done = events[-1][1]
+    assert done["iterations"] == 6000 and done["pv"] and done["moves"]
+    assert done["pv_squares"][0]["move"] == done["pv"][0]
+    assert client.get("/api/health").json()["searches_running"] == 0
+
+
+def test_analysis_stops_on_request():
+    sessions = Sessions()
+    app = create_app(sessions)
+    fen = rosen.Position.new(2).fen(hide_pile_order=True)
+    with TestClient(app) as c:
+        result = {}
+
+        def stream():
+            result["r"] = c.get("/api/analyse", params={"fen": fen})  # no budget: until stopped
+
+        t = threading.Thread(target=stream)
+        t.start()
+        deadline = time.monotonic() + 10
+        while not sessions.analyses and time.monotonic() < deadline:
+            time.sleep(0.01)
+        (analysis_id,) = list(sessions.analyses)
+        time.sleep(0.3)
+        assert c.get("/api/health").json()["searches_running"] == 1
+        assert c.post(f"/api/analyses/{analysis_id}/stop").json() == {"stopped": True}
+        t.join(10)
+        assert not t.is_alive()
+        events = read_events(result["r"])
+        assert events[-1][0] == "done" and events[-1][1]["stopped"]
+        assert c.get("/api/health").json() == {**c.get("/api/health").json(), "searches_running": 0, "analyses": 0}
+
+
+def test_R14_the_pile_order_never_reaches_the_wire(client):
+    """Every byte the page receives during games: the true pile order (as a sequence) never appears."""
+    wire = []
+    for seed in range(3):
+        truth = rosen.Position.new(seed)
+        order = truth.draw_pile
+        g = new_game(client, seed=seed, engine_seats=["r", "w"], iterations=30)
+        r = client.get(f"/api/games/{g['id']}")
+        wire.append(r.text)
+        for _ in range(30):
+            r = client.post(f"/api/games/{g['id']}/engine")
+            if r.status_code != 200:
+                break
+            wire.append(r.text)
+            view = r.json()
+            assert view["position"]["fen"].split()[-1] in ("*", "-")
+            assert "draw_pile" not in view["position"] and "seed" not in view
+        text = "".join(wire)
+        for k in range(2, len(order)):
+            assert ",".join(order[:k][-3:]) not in text or k < 3  # no run of the pile in order
+        assert ",".join(order) not in text and " ".join(order) not in text
+        # The pile's cards appear only as a set in a fixed order, never in the pile's order.
+        assert view["position"]["pile_cards"] == sorted(view["position"]["pile_cards"],
+                                                        key=rosen.web.views.CARD_ORDER.index)
+
+
+def test_a_finished_game_is_a_match_record(client):
+    g = new_game(client, seed=9, engine_seats=["r", "w"], iterations=20)
+    assert_error(client.get(f"/api/games/{g['id']}/record"), 409, "record")
+    while not g["position"]["is_terminal"]:
+        g = client.post(f"/api/games/{g['id']}/engine").json()
+    assert g["position"]["territories"]["red"]["score"] == g["position"]["scores"]["red"]
+    record = client.get(f"/api/games/{g['id']}/record").json()
+    final = rosen.match.replay(record)
+    assert final.fen(hide_pile_order=True) == g["position"]["fen"]
+    # ... and loads back as a record file
+    games = client.post("/api/records", json={"text": json.dumps(record) + "\n"}).json()["games"]
+    assert games[0]["fens"][-1] == g["position"]["fen"] and games[0]["moves"] == record["moves"]
+    out = client.post("/api/evaluate", json={"fens": games[0]["fens"][:4], "iterations": 100}).json()
+    assert len(out["red_winrates"]) == 4 and all(0 <= w <= 1 for w in out["red_winrates"])
+
+
+def test_match_jsonl_records_load(client):
+    records = [play_game(RandomAgent(1), RandomAgent(2), seed=s).to_json() for s in range(3)]
+    text = "\n".join(json.dumps(r) for r in records)
+    games = client.post("/api/records", json={"text": text}).json()["games"]
+    assert [g["winner"] for g in games] == [r["winner"] for r in records]
+    assert all(g["fens"][-1].endswith(("*", "-")) for g in games)
+    broken = dict(records[0], moves=records[0]["moves"][:-1])
+    assert_error(client.post("/api/records", json={"text": json.dumps(broken)}), 400, "text")
+    assert_error(client.post("/api/records", json={"text": "{"}), 400, "text")
+    assert_error(client.post("/api/records", json={"text": ""}), 400, "text")
+
+
+def test_four_players_with_engine_seats(client):
+    g = new_game(client, players=4, engine_seats=["w1", "w2"], iterations=30)
+    assert g["position"]["seats"] == ["r1", "w1", "r2", "w2"] and len(g["position"]["hands"]["r2"]) == 3
+    g = client.post(f"/api/games/{g['id']}/move", json={"move": g["position"]["legal_moves"][0]["move"]}).json()
+    assert g["engine_to_move"] and g["position"]["turn"] == "w1"
+    g = client.post(f"/api/games/{g['id']}/engine").json()
+    assert g["position"]["turn"] == "r2" and not g["engine_to_move"]
+
+
+def test_a_request_flood_does_not_stall_the_engine(client):
+    g = new_game(client, time_ms=400)
+    g = client.post(f"/api/games/{g['id']}/move", json={"move": g["position"]["legal_moves"][0]["move"]}).json()
+    result = {}
+
+    def engine():
+        start = time.monotonic()
+        result["r"] = client.post(f"/api/games/{g['id']}/engine")
+        result["s"] = time.monotonic() - start
+
+    t = threading.Thread(target=engine)
+    t.start()
+    answered = 0
+    while t.is_alive():
+        assert client.get("/api/health").status_code == 200
+        client.post("/api/position", json={"fen": "garbage"})
+        client.post(f"/api/games/{g['id']}/move", json={"move": "N1"})  # 409: the engine thinks
+        answered += 1
+    t.join()
+    assert result["r"].status_code == 200 and result["s"] < 3.0
+    assert answered > 5  # the server answered while the engine thought
+
+
+def test_closing_a_game_stops_its_search(client):
+    g = new_game(client, time_ms=60_000, engine_seats=["r"])
+    t = threading.Thread(target=lambda: client.post(f"/api/games/{g['id']}/engine"))
+    start = time.monotonic()
+    t.start()
+    time.sleep(0.3)
+    assert client.delete(f"/api/games/{g['id']}").json() == {"closed": True}
+    t.join(10)
+    assert time.monotonic() - start < 5
+    assert client.get("/api/health").json()["searches_running"] == 0
+
+
+def test_serve_without_the_extra_says_how_to_install(monkeypatch, capsys):
+    import builtins
+
+    from rosen.cli import main
+
+    real_import = builtins.__import__
+
+    def no_uvicorn(name, *args, **kwargs):
+        if name == "uvicorn":
+            raise ImportError("No module named 'uvicorn'", name="uvicorn")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_uvicorn)
+    assert main(["serve"]) == 1
+    assert 'pip install "rosen[web]"' in capsys.readouterr().err
+
+
+def test_serve_refuses_a_remote_host_without_the_flag(capsys):
+    from rosen.cli import main
+
+    assert main(["serve", "--host", "0.0.0.0"]) == 2
+    assert "--allow-remote" in capsys.readouterr().err

@@ -1,0 +1,85 @@
+"""Screenshots of ``rosen serve`` for the README and docs/web.md, taken in headless Chromium.
+
+    python tools/web_screenshots.py [--out docs/img]
+
+Writes web-play.png (a game against the engine, mid-game), web-end.png (a finished game with its
+territories outlined and summed) and web-analyse.png (a live analysis with its principal
+variation). Needs ``rosen[web]``, Playwright and a Chromium (``$ROSEN_CHROMIUM`` or on the PATH).
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from rosen.web.background import chromium_path, running_server
+
+VIEWPORT = {"width": 1180, "height": 800}
+
+
+def play_until(page, plies: int) -> None:
+    """Play the first legal move by clicking (a marked square, with the hero toggle if only
+    heroes can move, else draw or pass) until ``plies`` moves are on the record or the game ends."""
+    for _ in range(1000):
+        page.wait_for_function("() => !state.busy && !document.querySelector('#status .thinking')", timeout=60_000)
+        if page.inner_text("#status").startswith("Game over") or page.evaluate("state.game.history.length - 1") >= plies:
+            return
+        if not page.locator("#board .target").count() and page.locator("#hero-toggle:enabled").count():
+            page.click("#hero-toggle")
+        if page.locator("#board .target").count():
+            page.locator("#board .target").first.click()
+        elif page.locator("#draw-button:enabled").count():
+            page.click("#draw-button")
+        elif page.locator("#pass-button:enabled").count():
+            page.click("#pass-button")
+        page.wait_for_timeout(30)
+    raise RuntimeError("the game did not end")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="docs/img")
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with running_server() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path(), headless=True)
+        page = browser.new_page(viewport=VIEWPORT, device_scale_factor=1)
+        page.goto(url + "/?delay=150")
+        page.wait_for_selector("#hands svg.card")
+        # A game against the engine at 200 iterations a move, from a fixed deal.
+        page.evaluate("document.getElementById('new-game').open = true")
+        page.fill("#seed", "11")
+        page.select_option("#budget", "iterations")
+        page.fill("#amount", "300")
+        page.click("#start")
+        play_until(page, 16)
+        page.wait_for_timeout(600)
+        page.screenshot(path=str(out / "web-play.png"))
+        play_until(page, 10_000)
+        page.wait_for_selector("#final-score", timeout=120_000)
+        page.wait_for_timeout(600)
+        page.screenshot(path=str(out / "web-end.png"))
+        # The same game in the analysis tab, a few plies in, searched for two seconds.
+        page.click("#tab-analyse")
+        page.wait_for_selector("#fen")
+        page.click("#first")
+        for _ in range(2):
+            page.click("#forward")
+            page.wait_for_timeout(40)
+        page.click("#evaluate")
+        page.wait_for_function("() => !document.getElementById('evaluate').disabled", timeout=120_000)
+        page.select_option("#an-budget", "time_ms")
+        page.fill("#an-amount", "2000")
+        page.click("#run")
+        page.wait_for_function("() => document.getElementById('an-stats')?.textContent.includes('done')",
+                               timeout=30_000)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(out / "web-analyse.png"))
+        browser.close()
+    print(f"wrote {out}/web-play.png, web-end.png, web-analyse.png")
+
+
+if __name__ == "__main__":
+    main()
