@@ -274,6 +274,42 @@ def test_closing_a_game_stops_its_search(client):
     assert client.get("/api/health").json()["searches_running"] == 0
 
 
+def test_a_client_gone_during_the_engines_move_stops_the_search():
+    """A tab closed while the engine thinks (a real server, a real socket): the search ends at
+    once, the engine plays its best move so far, and the server stays healthy."""
+    import http.client
+    import socket
+    import urllib.parse
+
+    from rosen.web.background import running_server
+
+    with running_server() as url:
+        host = urllib.parse.urlparse(url)
+        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=10)
+        conn.request("POST", "/api/games", json.dumps({"seed": 5, "time_ms": 60_000, "engine_seats": ["r"]}),
+                     {"Content-Type": "application/json"})
+        game = json.loads(conn.getresponse().read())
+        sock = socket.create_connection((host.hostname, host.port))
+        sock.sendall(f"POST /api/games/{game['id']}/engine HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n".encode())
+
+        def health():
+            conn.request("GET", "/api/health")
+            return json.loads(conn.getresponse().read())
+
+        start = time.monotonic()
+        while health()["searches_running"] == 0 and time.monotonic() - start < 5:
+            time.sleep(0.02)
+        assert health()["searches_running"] == 1  # the engine is thinking (for up to 60 s)
+        sock.close()  # the tab goes away
+        while health()["searches_running"] and time.monotonic() - start < 10:
+            time.sleep(0.05)
+        assert health()["searches_running"] == 0 and time.monotonic() - start < 10
+        conn.request("GET", f"/api/games/{game['id']}")
+        after = json.loads(conn.getresponse().read())
+        assert after["last_move"] is not None  # it played its best move so far; the game goes on
+        assert health()["ok"]
+
+
 def test_serve_without_the_extra_says_how_to_install(monkeypatch, capsys):
     import builtins
 

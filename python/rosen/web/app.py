@@ -40,6 +40,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY_BYTES = 8 * 1024 * 1024
 #: How often an analysis stream sends the search's progress.
 STREAM_INTERVAL_S = 0.25
+#: How often a request waiting for the engine's move checks that its client is still there.
+DISCONNECT_POLL_S = 0.1
 
 
 def error_response(status: int, message: str, field: Optional[str] = None) -> JSONResponse:
@@ -105,7 +107,13 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
 
     async def engine_move(request: Request) -> Response:
         game = state.game(request.path_params["game_id"])
-        played = await in_thread(game.engine_move)
+        thinking = asyncio.ensure_future(in_thread(game.engine_move))
+        # A tab closed while the engine thinks: stop the search; the engine plays its best move
+        # so far, so the game stays whole for whoever looks at it next.
+        while not (await asyncio.wait({thinking}, timeout=DISCONNECT_POLL_S))[0]:
+            if await request.is_disconnected():
+                game.interrupt_search()
+        played = thinking.result()
         return JSONResponse({**game.view(), "engine": played})
 
     async def game_record(request: Request) -> Response:

@@ -112,7 +112,8 @@ class GameSession:
         self._counter = counter
         self._search_seed = search_seed
         self._searcher: Optional[SlicedSearch] = None
-        self._stop = threading.Event()
+        self._stop = threading.Event()  # the game is closed
+        self._move_stop = threading.Event()  # the engine's current search is to end now
         self._lock = threading.Lock()  # one move at a time: held by a move or the engine's search
 
     # -- moves -----------------------------------------------------------------------------------
@@ -155,7 +156,10 @@ class GameSession:
                 try:
                     if self._searcher is None:
                         self._searcher = SlicedSearch(threads=1, seed=self._search_seed, max_tree_size=TREE_SIZE)
-                    snapshot = self._searcher.run(public, self.limits, self._stop)
+                    self._move_stop.clear()
+                    if self._stop.is_set():
+                        self._move_stop.set()
+                    snapshot = self._searcher.run(public, self.limits, self._move_stop)
                 finally:
                     self._counter.release()
                 move = snapshot.best_move
@@ -181,11 +185,16 @@ class GameSession:
         self.red_winrates[-1] = red_winrate
         self.red_winrates.append(None)
 
+    def interrupt_search(self) -> None:
+        """End the engine's running search now: it plays the best move found so far."""
+        self._move_stop.set()
+        if self._searcher is not None:
+            self._searcher.interrupt()
+
     def close(self) -> None:
         """Stop the engine's search, if one runs."""
         self._stop.set()
-        if self._searcher is not None:
-            self._searcher.interrupt()
+        self.interrupt_search()
 
     # -- views -----------------------------------------------------------------------------------
 
