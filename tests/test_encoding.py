@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 import rosen
 from conftest import random_position
-from reference.rules import CARD_VECTOR, CARDS, score_of
 from reference.minimax import from_position
+from reference.rules import CARD_VECTOR, score_of
 from rosen.encoding import (
     ROW_FIELDS,
     action_names,
