@@ -10,9 +10,13 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rosen
 from conftest import random_position
+from reference.minimax import from_position
+from reference.rules import CARD_VECTOR, score_of
 from rosen.encoding import (
     ROW_FIELDS,
     action_names,
@@ -53,13 +57,17 @@ def card_grid(cards) -> set:
 
 
 def test_version_shapes_and_names():
-    assert rosen.ENCODER_VERSION == 1
+    assert rosen.ENCODER_VERSION == 2
     pos = rosen.Position.new(seed=1)
     planes, flat = encode(pos), encode(pos, "flat")
-    assert planes.shape == (31, 9, 9) and planes.dtype == np.int8
-    assert flat.shape == (398,) and flat.dtype == np.float32
-    assert len(set(plane_names())) == 31 and len(set(feature_names())) == 398
-    assert encode([pos, pos]).shape == (2, 31, 9, 9) and encode([], "flat").shape == (0, 398)
+    assert planes.shape == (35, 9, 9) and planes.dtype == np.int8
+    assert flat.shape == (477,) and flat.dtype == np.float32
+    assert len(set(plane_names())) == 35 and len(set(feature_names())) == 477
+    assert encode([pos, pos]).shape == (2, 35, 9, 9) and encode([], "flat").shape == (0, 477)
+    # Version 2 appended its derived features: the indices of version 1 stay.
+    assert feature_names()[397] == "team_seat" and feature_names()[398] == "score.own"
+    assert plane_names()[30] == "team_seat" and plane_names()[31:] == ["territory.own", "territory.other",
+                                                                       "gain.play", "gain.hero"]
     names = action_names()
     assert names[:3] == ["N1", "N2", "N3"] and names[24] == "H:N1" and names[48:] == ["draw", "pass"]
 
@@ -126,10 +134,10 @@ def test_layouts_are_pinned_to_the_version():
     # A deliberate change to either layout must bump ENCODER_VERSION and these digests.
     positions = [random_position(seed, players, "eager", plies=25) for seed, players in ((1, 2), (2, 4), (3, 2))]
     digest = hashlib.sha256(encode(positions).tobytes() + encode(positions, "flat").tobytes()).hexdigest()
-    assert rosen.ENCODER_VERSION == 1 and digest[:16] == PINNED_DIGEST
+    assert rosen.ENCODER_VERSION == 2 and digest[:16] == PINNED_DIGEST
 
 
-PINNED_DIGEST = "8f43d91e1381905e"
+PINNED_DIGEST = "36e9e26455c31e88"
 
 
 # --- the mover's view ---
@@ -204,7 +212,7 @@ def test_R14_same_public_state_from_different_deals():
 
 def test_flat_and_planes_agree():
     positions = sample_positions(10)
-    planes, flat = encode(positions).reshape(len(positions), 31, 81), encode(positions, "flat")
+    planes, flat = encode(positions).reshape(len(positions), 35, 81), encode(positions, "flat")
     for name, plane in (("own_token", "own_tokens"), ("opponent_token", "opponent_tokens"), ("crown", "crown")):
         start = FEATURE[f"{name}.a1"]
         assert (flat[:, start:start + 81] == planes[:, PLANE[plane]]).all()
@@ -214,6 +222,15 @@ def test_flat_and_planes_agree():
         assert (counts == planes[:, PLANE[plane]].sum(axis=1)).all(), group
     assert (flat[:, FEATURE["heroes.mover"]] * 4 == planes[:, PLANE["heroes.mover"], 0]).all()
     assert (flat[:, FEATURE["draw_legal"]] == planes[:, PLANE["draw_legal"], 0]).all()
+    # The derived features: a score is the sum of the territory-size plane (each territory of n
+    # squares counts n, n times), and each legal target's gain (below the plane's cap) is the card's.
+    own, other = planes[:, PLANE["territory.own"]].astype(int), planes[:, PLANE["territory.other"]].astype(int)
+    assert np.allclose(flat[:, FEATURE["score.own"]] * 100, own.sum(axis=1))
+    assert np.allclose(flat[:, FEATURE["score.other"]] * 100, other.sum(axis=1))
+    assert np.allclose(flat[:, FEATURE["largest.own"]] * 20, own.max(axis=1))
+    for kind in ("play", "hero"):
+        gains = flat[:, FEATURE[f"gain.{kind}.N1"]:FEATURE[f"gain.{kind}.N1"] + 24] * 50
+        assert np.allclose(np.minimum(gains, 127).sum(axis=1), planes[:, PLANE[f"gain.{kind}"]].sum(axis=1))
 
 
 def test_legal_targets_match_the_legal_moves():
@@ -408,3 +425,111 @@ def test_action_index_numbers_every_move_as_the_records_do():
         action_names().index(str(m)) for m in pos.legal_moves())
     with pytest.raises(ValueError, match="^move: expected a move"):
         action_index("NORTH9")
+
+
+# --- version 2: the derived features against a plain computation (reference.rules) ---
+
+def reference_derived(pos: rosen.Position) -> dict:
+    """What version 2's derived features should hold, computed from the reference rules' scoring
+    (R10, R11) by trying each move on a copy of the grid: {feature name: value}, and the two
+    territory planes as {(colour side, rank, file): size}."""
+    ref = from_position(pos)
+    grid = ref.grid
+    own = ref.colour_of(ref.side)
+    other = "w" if own == "r" else "r"
+    out = {}
+    before = {c: score_of(grid, c) for c in "rw"}
+    sizes = {}
+    for side, colour in (("own", own), ("other", other)):
+        out[f"score.{side}"] = before[colour] / 100
+        seen = set()
+        for r in range(9):
+            for f in range(9):
+                if grid[r][f] != colour or (r, f) in seen:
+                    continue
+                region, stack = {(r, f)}, [(r, f)]
+                while stack:
+                    cr, cf = stack.pop()
+                    for dr, df in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                        nr, nf = cr + dr, cf + df
+                        if 0 <= nr < 9 and 0 <= nf < 9 and grid[nr][nf] == colour and (nr, nf) not in region:
+                            region.add((nr, nf))
+                            stack.append((nr, nf))
+                seen |= region
+                for sq in region:
+                    sizes[(side, *sq)] = len(region)
+        out[f"largest.{side}"] = max([n for (s, _, _), n in sizes.items() if s == side], default=0) / 20
+        out[f"tokens.{side}"] = sum(row.count(colour) for row in grid) / 52
+    out["score.difference"] = (before[own] - before[other]) / 100
+
+    def target(card):
+        (df, dr), (cf, cr) = CARD_VECTOR[card], ref.crown
+        return (cr + dr, cf + df) if 0 <= cf + df < 9 and 0 <= cr + dr < 9 else None
+
+    def with_token(colour, sq):
+        g = [row[:] for row in grid]
+        g[sq[0]][sq[1]] = colour
+        return g
+
+    for move in pos.legal_moves():
+        if move.kind == "play":
+            card = str(move)
+            after = with_token(own, target(card))
+            out[f"gain.play.{card}"] = (score_of(after, own) - before[own]) / 50
+        elif move.kind == "hero":
+            card = str(move)[2:]
+            after = with_token(own, target(card))
+            out[f"gain.hero.{card}"] = (score_of(after, own) - before[own] + before[other]
+                                        - score_of(after, other)) / 50
+    next_hand = ref.hands[(ref.side + 1) % ref.players]
+    for card in next_hand:
+        t = target(card)
+        if t is not None and grid[t[0]][t[1]] == ".":
+            out[f"threat.opponent.{card}"] = (score_of(with_token(other, t), other) - before[other]) / 50
+    return out, sizes
+
+
+DERIVED = [i for i, name in enumerate(feature_names()) if i >= FEATURE["score.own"]]
+
+
+def check_derived(pos: rosen.Position) -> None:
+    expected, sizes = reference_derived(pos)
+    flat, planes = encode(pos, "flat"), encode(pos)
+    got = {feature_names()[i]: float(flat[i]) for i in DERIVED if flat[i] != 0}
+    assert set(got) == {name for name, value in expected.items() if value != 0}, pos.fen()
+    for name, value in got.items():
+        assert value == pytest.approx(expected[name], rel=1e-6), (pos.fen(), name)
+    for side in ("own", "other"):
+        plane = planes[PLANE[f"territory.{side}"]]
+        assert {(side, r, f): int(plane[r, f]) for r, f in zip(*np.nonzero(plane))} == \
+            {key: n for key, n in sizes.items() if key[0] == side}, pos.fen()
+
+
+@pytest.mark.parametrize("players,reshuffle", CONFIGS)
+def test_derived_features_match_the_reference_rules(players, reshuffle):
+    for seed in range(25):
+        check_derived(random_position(seed, players, reshuffle, plies=seed * 11 % 150))
+
+
+def test_derived_features_of_a_position_with_heroes():
+    # Red to move with the crown on its token e4; red d5, f5, a white e5 between them: H:N1 takes e5.
+    pos = rosen.Position("9/9/9/9/3rwr3/4r4/9/9/9 e4 r N1,S1,E1,W1,NE1 N2,S2,E2,W2,SW1 4 4 - *")
+    f = encode(pos, "flat")
+    # A red token on e5 joins d5, f5 and e4: 4 * 4 - 3 = 13; White loses its 1-square territory.
+    assert f[FEATURE["gain.hero.N1"]] == pytest.approx((13 + 1) / 50) and f[FEATURE["gain.play.N1"]] == 0
+    assert f[FEATURE["gain.play.W1"]] == pytest.approx(7 / 50)  # d4 joins d5 and e4: 3 * 3 - 1 - 1
+    assert f[FEATURE["score.own"]] == pytest.approx(0.03) and f[FEATURE["score.other"]] == pytest.approx(0.01)
+    assert f[FEATURE["score.difference"]] == pytest.approx(0.02) and f[FEATURE["largest.own"]] == pytest.approx(0.05)
+    # White's N2 from e4 would land on e6, next to its e5: 4 - 1 = 3.
+    assert f[FEATURE["threat.opponent.N2"]] == pytest.approx(3 / 50)
+    check_derived(pos)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**9), st.sampled_from([2, 4]), st.sampled_from(["eager", "lazy"]), st.integers(0, 200))
+def test_derived_features_on_random_positions(seed, players, reshuffle, plies):
+    pos = random_position(seed, players, reshuffle, plies)
+    check_derived(pos)
+    k = seed % 8
+    for layout in ("planes", "flat"):
+        assert (encode(transform(pos, k), layout) == transform_encoded(encode(pos, layout), k, layout)).all()

@@ -100,7 +100,7 @@ def test_the_observation_tensor_is_the_encoder_from_each_chair(players):
     mover = state.current_player()
     assert np.array_equal(np.array(state.observation_tensor(mover), np.float32),
                           rosen.encode(state.position, layout="flat"))
-    assert game.observation_tensor_shape() == [398]
+    assert game.observation_tensor_shape() == [477]
     planes = game.make_py_observer(params={"layout": "planes"})
     planes.set_from(state, mover)
     assert np.array_equal(planes.dict["observation"], rosen.encode(state.position).astype(np.float32))

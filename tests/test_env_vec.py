@@ -29,7 +29,7 @@ def test_reset_shapes_and_dtypes(layout):
     env = VecEnv(3, layout=layout, seed=5)
     out = env.reset()
     assert isinstance(out, VecStep)
-    shape = (3, 31, 9, 9) if layout == "planes" else (3, 398)
+    shape = (3, 35, 9, 9) if layout == "planes" else (3, 477)
     assert out.observation.shape == shape
     assert out.observation.dtype == (np.int8 if layout == "planes" else np.float32)
     assert out.action_mask.shape == (3, 50) and out.action_mask.dtype == np.int8

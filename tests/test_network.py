@@ -225,7 +225,7 @@ def poke(name, index, value):
     (delete("format"), "format", "missing entry"),
     (delete("hidden"), "hidden", "missing entry"),
     (put("extra", np.zeros(2)), "extra", "unknown entry"),
-    (put("w1", np.zeros((8, 397), np.float32)), "w1", r"expected shape \(8, 398\), got \(8, 397\)"),
+    (put("w1", np.zeros((8, 476), np.float32)), "w1", r"expected shape \(8, 477\), got \(8, 476\)"),
     (put("w2", np.zeros((4, 9), np.float32)), "w2", r"expected shape \(4, 8\)"),
     (put("bp", np.zeros(49, np.float32)), "bp", r"expected shape \(50,\)"),
     (put("wm", np.zeros(4, np.float32)), "wm", r"expected shape \(1, 4\), got \(4,\)"),
@@ -243,7 +243,7 @@ def poke(name, index, value):
     (put("format", np.array(1)), "format", "expected a str"),
     (put("format_version", np.array(2)), "format_version", "expected 1 .*, got 2"),
     (put("format_version", np.array(1.0)), "format_version", "expected an int64 scalar"),
-    (put("encoder_version", np.array(2)), "encoder_version", "expected this rosen.s ENCODER_VERSION 1, got 2"),
+    (put("encoder_version", np.array(1)), "encoder_version", "expected this rosen.s ENCODER_VERSION 2, got 1"),
     (put("layout", np.array("planes")), "layout", "expected 'flat', got 'planes'"),
     (put("architecture", np.array("resnet")), "architecture", "expected 'mlp', got 'resnet'"),
 ])

@@ -24,7 +24,7 @@ def action(move) -> int:
 
 def test_tables_are_permutations_with_inverses():
     assert SYM.names == ("identity", "rot90", "rot180", "rot270", "flip_ew", "flip_ns", "diagonal", "antidiagonal")
-    for table, size in ((SYM.squares, 81), (SYM.cards, 24), (SYM.actions, 50), (SYM.features, 398)):
+    for table, size in ((SYM.squares, 81), (SYM.cards, 24), (SYM.actions, 50), (SYM.features, 477)):
         assert table.shape == (8, size)
         assert (table[0] == np.arange(size)).all()
         for k in range(8):

@@ -26,7 +26,7 @@ torch.set_num_threads(1)  # the machine is shared, and one thread is what makes 
 #: The spec's entries, in its order, with their dtypes and shapes for hidden sizes (16, 8).
 SPEC = [("format", "<U9", ()), ("format_version", "int64", ()), ("encoder_version", "int64", ()),
         ("layout", "<U4", ()), ("architecture", "<U3", ()), ("hidden", "int64", (2,)),
-        ("w1", "float32", (16, 398)), ("b1", "float32", (16,)), ("w2", "float32", (8, 16)), ("b2", "float32", (8,)),
+        ("w1", "float32", (16, 477)), ("b1", "float32", (16,)), ("w2", "float32", (8, 16)), ("b2", "float32", (8,)),
         ("wp", "float32", (50, 8)), ("bp", "float32", (50,)), ("wv", "float32", (3, 8)), ("bv", "float32", (3,)),
         ("wm", "float32", (1, 8)), ("bm", "float32", (1,)), ("margin_scale", "float32", ())]
 
@@ -59,7 +59,7 @@ def trained(data):
 
 
 def numpy_forward(arrays, x, legal):
-    """The spec's formula, written out: (policy, wdl, margin) for features x [N, 398]."""
+    """The spec's formula, written out: (policy, wdl, margin) for features x [N, 477]."""
     h1 = np.maximum(arrays["w1"] @ x.T + arrays["b1"][:, None], 0)
     h2 = np.maximum(arrays["w2"] @ h1 + arrays["b2"][:, None], 0)
     logits = np.where(legal, (arrays["wp"] @ h2 + arrays["bp"][:, None]).T, -np.inf)
@@ -73,7 +73,7 @@ def numpy_forward(arrays, x, legal):
 def test_samples_are_the_rows_targets(run_dir, data):
     rows = sp.load_dir(run_dir).rows
     assert len(data) == len(rows["game"]) and 300 <= len(data) <= 1000
-    assert data.features.dtype == np.float32 and data.features.shape == (len(data), 398)
+    assert data.features.dtype == np.float32 and data.features.shape == (len(data), 477)
     np.testing.assert_array_equal(data.features, rosen.encode(rows, layout="flat"))
     np.testing.assert_allclose(data.policy.sum(axis=1), 1, rtol=1e-6)
     assert not np.any(data.policy[~data.legal])

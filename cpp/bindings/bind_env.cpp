@@ -156,7 +156,7 @@ void bind_env(py::module_& m) {
             g.require_started("seat");
             return observe_into(g, g.seat_arg(seat), bindings::flat_layout_arg(layout), out);
         }, py::arg("seat"), py::arg("layout"), py::arg("out") = py::none(),
-           "The encoder's output from seat's view: int8 (31, 9, 9) planes or float32 (398,) flat.")
+           "The encoder's output from seat's view: int8 (35, 9, 9) planes or float32 (477,) flat.")
         .def("mask", [](const PyGame& g) {
             py::array_t<int8_t> arr(kActions);
             g.game.mask(arr.mutable_data());

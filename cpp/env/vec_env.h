@@ -25,7 +25,7 @@ namespace rosen::env {
 struct VecConfig {
     Rules rules;
     std::vector<uint64_t> streams;  // one per environment; their number is N
-    bool flat = false;              // the layout: flat float32 [N, 398], else planes int8 [N, 31, 9, 9]
+    bool flat = false;              // the layout: flat float32 [N, 477], else planes int8 [N, 35, 9, 9]
     bool has_opponent = false;      // else the caller plays every seat
     OpponentConfig opponent;
     int seat = -1;                  // with an opponent: the learner's colour (0 red, 1 white; both seats of

@@ -1,10 +1,12 @@
 #include "encoder.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <type_traits>
 
 #include "rosenkoenig/notation.h"
+#include "search/territories.h"
 #include "symmetry.h"
 
 namespace rosen::features {
@@ -15,7 +17,7 @@ constexpr std::array<const char*, kSeats> kSeatNames = {"mover", "opponent", "pa
 // The last planes and features of both layouts, from kSupply / kFlatSupply on.
 constexpr std::array<const char*, 7> kScalarNames = {"supply",       "pile_size",   "draw_legal", "lazy_reshuffle",
                                                      "four_players", "mover_white", "team_seat"};
-static_assert(kPlanes - kSupply == 7 && kFlatFeatures - kFlatSupply == 7);
+static_assert(kOwnTerritory - kSupply == 7 && kFlatScores - kFlatSupply == 7);
 
 // The player index sitting at a seat, or -1 for the seats the 2-player game lacks.
 int seat_player(const Position& pos, int seat) {
@@ -23,20 +25,51 @@ int seat_player(const Position& pos, int seat) {
     return seat < players ? (pos.to_move + seat) % players : -1;
 }
 
-// What both layouts read from the legal-move list.
-struct MoverOptions {
+// What both layouts read from the legal-move list and the territories (R10, R11), from the
+// mover's view: index 0 of the pairs is the mover's colour, 1 the other colour. The territory
+// values come from search::Territories (the search's own join and split code), built once.
+struct Derived {
     Bitboard play_targets = 0, hero_targets = 0;
     bool draw = false;
+    int score[2] = {0, 0}, largest[2] = {0, 0}, tokens[2] = {0, 0};
+    int play_gain[kCards] = {}, hero_gain[kCards] = {}, threat[kCards] = {};  // 0 where not legal
 };
 
-MoverOptions mover_options(const Position& pos) {
-    MoverOptions o;
-    for (Move m : legal_moves(pos)) {
-        if (is_play(m)) o.play_targets |= bit(crown_target(pos.crown, move_card(m)));
-        else if (is_hero(m)) o.hero_targets |= bit(crown_target(pos.crown, move_card(m)));
-        else if (m == kDraw) o.draw = true;
+void derive(const Position& pos, Derived& d, int8_t* own_territory = nullptr, int8_t* other_territory = nullptr) {
+    const int colour = colour_of(pos.to_move);
+    const search::Territories terr(pos);
+    int8_t* const planes[2] = {own_territory, other_territory};
+    for (int side = 0; side < 2; ++side) {
+        const int c = colour ^ side;
+        const Bitboard tokens = pos.tokens[c];
+        d.tokens[side] = popcount(tokens);
+        for (int half = 0; half < 2; ++half)
+            for (uint64_t w = uint64_t(half ? tokens >> 64 : tokens); w; w &= w - 1) {
+                const int sq = half * 64 + std::countr_zero(w), n = terr.size_at(c, sq);
+                d.score[side] += n;  // a territory of n squares adds n, n times: n * n (R11)
+                d.largest[side] = std::max(d.largest[side], n);
+                if (planes[side]) planes[side][sq] = int8_t(n);
+            }
     }
-    return o;
+    for (Move m : legal_moves(pos)) {
+        if (is_play(m)) {
+            const int card = move_card(m), t = crown_target(pos.crown, card);
+            d.play_targets |= bit(t);
+            d.play_gain[card] = terr.join_gain(colour, t);
+        } else if (is_hero(m)) {
+            const int card = move_card(m), t = crown_target(pos.crown, card);
+            d.hero_targets |= bit(t);
+            d.hero_gain[card] = terr.join_gain(colour, t) + terr.split_loss(colour ^ 1, t);
+        } else if (m == kDraw) {
+            d.draw = true;
+        }
+    }
+    // What the next player (the other colour) would gain with each card if the crown stayed.
+    const Bitboard occupied = pos.occupied();
+    for (CardMask h = pos.hand[seat_player(pos, 1)]; h; h &= h - 1) {
+        const int card = std::countr_zero(h), t = crown_target(pos.crown, card);
+        if (t != kNoSquare && !(occupied & bit(t))) d.threat[card] = terr.join_gain(colour ^ 1, t);
+    }
 }
 
 template <typename T>
@@ -73,9 +106,17 @@ void encode_planes(const Position& pos, int8_t* out) {
     set_squares(plane(kOpponentTokens), pos.tokens[colour ^ 1]);
     set_squares(plane(kEmpty), kFull & ~pos.occupied());
     plane(kCrown)[pos.crown] = 1;
-    const MoverOptions options = mover_options(pos);
+    Derived options;
+    derive(pos, options, plane(kOwnTerritory), plane(kOpponentTerritory));
     set_squares(plane(kPlayTargets), options.play_targets);
     set_squares(plane(kHeroTargets), options.hero_targets);
+    for (int card = 0; card < kCards; ++card) {
+        if (options.play_gain[card] || options.hero_gain[card]) {
+            const int t = crown_target(pos.crown, card);
+            plane(kPlayGain)[t] = int8_t(std::min(options.play_gain[card], 127));
+            plane(kHeroGain)[t] = int8_t(std::min(options.hero_gain[card], 127));
+        }
+    }
     for (int seat = 0; seat < kSeats; ++seat) {
         const int p = seat_player(pos, seat);
         if (p < 0) continue;
@@ -117,11 +158,25 @@ void encode_flat(const Position& pos, float* out) {
     out[kFlatCrown + pos.crown] = 1.0f;
     out[kFlatSupply] = float(pos.supply()) / float(kTotalTokens);
     out[kFlatPileSize] = float(pos.pile_size) / float(kCards);
-    out[kFlatDrawLegal] = mover_options(pos).draw;
+    Derived d;
+    derive(pos, d);
+    out[kFlatDrawLegal] = d.draw;
     out[kFlatLazyReshuffle] = pos.rules.reshuffle == Reshuffle::Lazy;
     out[kFlatFourPlayers] = pos.players() == 4;
     out[kFlatMoverWhite] = colour == kWhite;
     out[kFlatTeamSeat] = float(pos.to_move / 2);
+    out[kFlatScores] = float(d.score[0]) / 100.0f;
+    out[kFlatScores + 1] = float(d.score[1]) / 100.0f;
+    out[kFlatScores + 2] = float(d.score[0] - d.score[1]) / 100.0f;
+    for (int side = 0; side < 2; ++side) {
+        out[kFlatLargest + side] = float(d.largest[side]) / 20.0f;
+        out[kFlatTokens + side] = float(d.tokens[side]) / float(kTotalTokens);
+    }
+    for (int card = 0; card < kCards; ++card) {
+        out[kFlatPlayGain + card] = float(d.play_gain[card]) / 50.0f;
+        out[kFlatHeroGain + card] = float(d.hero_gain[card]) / 50.0f;
+        out[kFlatThreat + card] = float(d.threat[card]) / 50.0f;
+    }
 }
 
 void encode_batch(const Position* positions, std::size_t n, int8_t* out) { batch(positions, n, out); }
@@ -138,6 +193,7 @@ std::vector<std::string> plane_names() {
     for (const char* group : {"heroes", "hand_size"})
         for (const char* seat : kSeatNames) names.push_back(std::string(group) + "." + seat);
     names.insert(names.end(), kScalarNames.begin(), kScalarNames.end());
+    names.insert(names.end(), {"territory.own", "territory.other", "gain.play", "gain.hero"});
     return names;
 }
 
@@ -157,6 +213,11 @@ std::vector<std::string> feature_names() {
     squares("crown");
     for (const char* seat : kSeatNames) names.push_back(std::string("heroes.") + seat);
     names.insert(names.end(), kScalarNames.begin(), kScalarNames.end());
+    names.insert(names.end(), {"score.own", "score.other", "score.difference", "largest.own", "largest.other",
+                               "tokens.own", "tokens.other"});
+    cards("gain.play");
+    cards("gain.hero");
+    cards("threat.opponent");
     return names;
 }
 
@@ -168,6 +229,8 @@ std::array<int, kFlatFeatures> flat_image(int k) {
         for (int c = 0; c < kCards; ++c) image[base + c] = base + s.card[c];
     for (int base = kFlatOwnTokens; base < kFlatHeroes; base += kSquares)
         for (int sq = 0; sq < kSquares; ++sq) image[base + sq] = base + s.square[sq];
+    for (int base = kFlatPlayGain; base < kFlatFeatures; base += kCards)
+        for (int c = 0; c < kCards; ++c) image[base + c] = base + s.card[c];
     return image;
 }
 

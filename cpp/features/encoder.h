@@ -6,7 +6,11 @@
 //
 // Two layouts, fixed for a given kEncoderVersion (a change of either bumps it):
 //   planes  int8 [kPlanes, 9, 9], plane[rank][file] (a1 = [0][0]); broadcast planes hold raw counts
-//   flat    float32 [kFlatFeatures], counts scaled to 0..1
+//   flat    float32 [kFlatFeatures], counts scaled to 0..1 (the derived scores and gains of
+//           version 2 scaled to about 0..1, the score difference to about -1..1)
+// Version 2 appends derived, rule-exact features (R10, R11) to both layouts, computed with the
+// search's territory code (search/territories.h, search/evaluator.h): scores, largest
+// territories, the territory size under each token, and what each card would gain.
 // Both are symmetric under the board's symmetries (symmetry.h): a plane turns as the board turns
 // (the card planes draw each card where the crown would land from e5), and the flat layout
 // permutes by flat_image().
@@ -22,7 +26,7 @@
 
 namespace rosen::features {
 
-constexpr int kEncoderVersion = 1;
+constexpr int kEncoderVersion = 2;
 
 // Seats from the mover's view: 0 mover, 1 opponent (next to move), 2 partner, 3 opponent2
 // (4 players only; in the 2-player game the last two are left empty).
@@ -38,6 +42,9 @@ enum Plane : int {
     kHeroes,                          // kHeroes + seat: hero cards left (broadcast)
     kHandSize = kHeroes + kSeats,     // kHandSize + seat (broadcast)
     kSupply = kHandSize + kSeats, kPileSize, kDrawLegal, kLazyReshuffle, kFourPlayers, kMoverWhite, kTeamSeat,
+    // Version 2 (R10, R11): the size of the territory each token is in (mover's colour, the other
+    // colour), and on each legal play / hero target the mover's gain, capped at 127.
+    kOwnTerritory, kOpponentTerritory, kPlayGain, kHeroGain,
     kPlanes
 };
 
@@ -52,9 +59,17 @@ enum Feature : int {
     kFlatSupply = kFlatHeroes + kSeats,    // / 52
     kFlatPileSize,                         // / 24
     kFlatDrawLegal, kFlatLazyReshuffle, kFlatFourPlayers, kFlatMoverWhite, kFlatTeamSeat,
-    kFlatFeatures
+    // Version 2, derived (R10, R11); "own" is the mover's colour, "other" the opponent colour.
+    kFlatScores,                           // own score, other score, own - other; / 100
+    kFlatLargest = kFlatScores + 3,        // own, other largest territory; / 20
+    kFlatTokens = kFlatLargest + 2,        // own, other tokens on the board; / 52
+    kFlatPlayGain = kFlatTokens + 2,       // 24 cards: join gain of the mover's legal play / 50, else 0
+    kFlatHeroGain = kFlatPlayGain + kCards,    // 24: join gain + the other's split loss of a legal hero / 50
+    kFlatThreat = kFlatHeroGain + kCards,      // 24: the opponent's (next player's) play join gain from
+                                               // the current crown / 50, 0 where not playable
+    kFlatFeatures = kFlatThreat + kCards
 };
-static_assert(kPlanes == 31 && kFlatFeatures == 398, "the layouts of kEncoderVersion 1");
+static_assert(kPlanes == 35 && kFlatFeatures == 477, "the layouts of kEncoderVersion 2");
 
 // The square where the card grid shows card c: where the crown lands from e5 (N1 on e6, SW3 on b2).
 inline int card_square(int card) { return crown_target(square_of(4, 4), card); }

@@ -23,6 +23,8 @@ public:
     int join_gain(int colour, int sq) const;
     // split_loss(tokens[colour], sq): the score `colour` loses if its token on sq is removed.
     int split_loss(int colour, int sq) const;
+    // The size of the territory of `colour` that holds sq, 0 where sq has no token of the colour.
+    int size_at(int colour, int sq) const { return size_[colour][slot_[colour][sq]]; }
 
     // A token of `colour` placed on sq (a play, or the hero's own side of a flip).
     void add(int colour, int sq);

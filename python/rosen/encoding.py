@@ -7,9 +7,9 @@ view, and is fixed for a given :data:`ENCODER_VERSION`.
 >>> import rosen
 >>> pos = rosen.Position.new(seed=1)
 >>> rosen.encode(pos).shape                         # one position: (channels, rank, file)
-(31, 9, 9)
+(35, 9, 9)
 >>> rosen.encode([pos, pos], layout="flat").shape   # a batch: (N, features)
-(2, 398)
+(2, 477)
 >>> int(rosen.encode(pos)[plane_names().index("crown"), 4, 4])   # the crown on e5
 1
 >>> sym = rosen.symmetries()
@@ -85,8 +85,8 @@ def encode(items: Any, layout: str = "planes", *, out: Any = None) -> np.ndarray
     ``items`` is a :class:`rosen.Position` (result without the batch axis), a sequence of
     positions, or a mapping of record-row arrays (a dict or an ``.npz`` file holding at least
     :data:`ROW_FIELDS`; bad rows raise an error naming the field and row). ``layout="planes"``
-    gives int8 ``(N, 31, 9, 9)`` indexed ``[n, channel, rank - 1, file]``; ``layout="flat"``
-    float32 ``(N, 398)``. ``out``, if given, is filled instead of a new array (C-contiguous, that
+    gives int8 ``(N, 35, 9, 9)`` indexed ``[n, channel, rank - 1, file]``; ``layout="flat"``
+    float32 ``(N, 477)``. ``out``, if given, is filled instead of a new array (C-contiguous, that
     dtype and shape). The C++ encoder runs with the GIL released.
     """
     check_choice("layout", layout, LAYOUTS)
@@ -100,12 +100,12 @@ def encode(items: Any, layout: str = "planes", *, out: Any = None) -> np.ndarray
 
 
 def plane_names() -> List[str]:
-    """Names of the planes layout's 31 channels, in order (docs/encoding.md)."""
+    """Names of the planes layout's 35 channels, in order (docs/encoding.md)."""
     return _core._plane_names()
 
 
 def feature_names() -> List[str]:
-    """Names of the flat layout's 398 features, in order, e.g. ``hand.mover.N1``, ``crown.e5``."""
+    """Names of the flat layout's 477 features, in order, e.g. ``hand.mover.N1``, ``crown.e5``."""
     return _core._feature_names()
 
 
@@ -141,7 +141,7 @@ class Symmetries(NamedTuple):
     squares: np.ndarray   #: int64 (8, 81): square index rank * 9 + file
     cards: np.ndarray     #: int64 (8, 24): card id, direction turned, distance kept
     actions: np.ndarray   #: int64 (8, 50): plays and heroes through cards, draw and pass fixed
-    features: np.ndarray  #: int64 (8, 398): the flat layout's features
+    features: np.ndarray  #: int64 (8, 477): the flat layout's features
 
 
 @lru_cache(maxsize=None)
@@ -175,8 +175,8 @@ def _gather(x: Any, k: int, images: np.ndarray, width: int, field: str) -> np.nd
 
 def transform_encoded(x: Any, k: int, layout: str = "planes") -> np.ndarray:
     """An encoding of positions turned by symmetry ``k``: equal to encoding the transformed
-    positions, without them. ``x`` is ``(..., 31, 9, 9)`` for planes (every plane turns with the
-    board) or ``(..., 398)`` for flat."""
+    positions, without them. ``x`` is ``(..., 35, 9, 9)`` for planes (every plane turns with the
+    board) or ``(..., 477)`` for flat."""
     check_choice("layout", layout, LAYOUTS)
     sym = symmetries()
     if layout == "flat":

@@ -13,8 +13,8 @@ node over the cards the pile can yield (uniform; a pile's order is never part of
 no observation can reveal it, R14). Player actions are the 50 of docs/encoding.md (0..23 play,
 24..47 hero, 48 draw, 49 pass); chance outcomes are card ids 0..23. Returns are +1/-1/0 per
 player at the end, shared by a team (zero-sum). The observation tensor is the one encoder from
-the observer's view: the flat layout (398 floats, named pieces in the observer's ``dict``) by
-default, ``layout=planes`` as an observation parameter for the (31, 9, 9) planes.
+the observer's view: the flat layout (477 floats, named pieces in the observer's ``dict``) by
+default, ``layout=planes`` as an observation parameter for the (35, 9, 9) planes.
 
 Parameters: ``players`` (2 or 4) and ``reshuffle`` ("eager" or "lazy", R7).
 """
@@ -210,8 +210,8 @@ class RosenkoenigObserver:
                 self.dict[name] = self.tensor[start:start + size].reshape(shape)
                 start += size
         else:
-            self.tensor = np.zeros(31 * 81, np.float32)
-            self.dict = {"observation": self.tensor.reshape(31, 9, 9)}
+            self.tensor = np.zeros(35 * 81, np.float32)
+            self.dict = {"observation": self.tensor.reshape(35, 9, 9)}
 
     def set_from(self, state: RosenkoenigState, player: int) -> None:
         self._game.load(state.position, 0)

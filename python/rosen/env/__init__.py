@@ -14,7 +14,7 @@ is asked for.
 
 >>> from rosen.env import VecEnv
 >>> VecEnv(2, layout="flat").reset().observation.shape
-(2, 398)
+(2, 477)
 """
 from __future__ import annotations
 

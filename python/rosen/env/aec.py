@@ -16,7 +16,7 @@ action; nothing observed reveals the pile's order (R14).
 >>> env.reset(seed=1)
 >>> obs, reward, termination, truncation, info = env.last()
 >>> env.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
-('player_0', (31, 9, 9), 5)
+('player_0', (35, 9, 9), 5)
 """
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ not an int, out of range, a step before ``reset`` or after the end -- raises and
 >>> env = gym.make("rosen/Rosenkoenig-v0", opponent="greedy", seat=0)
 >>> obs, info = env.reset(seed=3)
 >>> obs.shape, info["seat"], int(env.unwrapped.action_masks().sum())
-((31, 9, 9), 0, 5)
+((35, 9, 9), 0, 5)
 """
 from __future__ import annotations
 

@@ -11,13 +11,19 @@ from functools import lru_cache
 import numpy as np
 from gymnasium import spaces
 
-from ..encoding import ACTIONS, plane_names
+from ..encoding import ACTIONS, feature_names, plane_names
 from .vec import observation_shape
 
 __all__ = ["action_mask_space", "action_space", "masked_observation_space", "observation_space"]
 
 #: The most a broadcast plane holds, by name prefix; other planes are 0/1.
-PLANE_MAXIMA = {"heroes.": 4, "hand_size.": 5, "supply": 52, "pile_size": 24}
+PLANE_MAXIMA = {"heroes.": 4, "hand_size.": 5, "supply": 52, "pile_size": 24, "territory.": 52, "gain.": 127}
+# The derived flat features of encoder version 2 (docs/encoding.md) that leave [0, 1]: the
+# bounds follow from the 52 tokens (R1): a territory or score of one colour is at most 52 squares
+# or 52 * 52 points; a gain is at most that (a hero: the join plus the split).
+FLAT_BOUNDS = {"score.own": (0.0, 27.04), "score.other": (0.0, 27.04), "score.difference": (-27.04, 27.04),
+               "largest.": (0.0, 2.6), "gain.play.": (0.0, 54.08), "gain.hero.": (0.0, 108.16),
+               "threat.": (0.0, 54.08)}
 
 
 @lru_cache(maxsize=None)
@@ -31,10 +37,23 @@ def _plane_high() -> np.ndarray:
     return high
 
 
+@lru_cache(maxsize=None)
+def _flat_bounds() -> tuple:
+    low, high = np.zeros(observation_shape("flat"), np.float32), np.ones(observation_shape("flat"), np.float32)
+    for k, name in enumerate(feature_names()):
+        for prefix, (lo, hi) in FLAT_BOUNDS.items():
+            if name.startswith(prefix):
+                low[k], high[k] = lo, hi
+    low.flags.writeable = high.flags.writeable = False
+    return low, high
+
+
 def observation_space(layout: str) -> spaces.Box:
-    """Box of one observation: int8 (31, 9, 9) planes or float32 (398,) flat in [0, 1]."""
+    """Box of one observation: int8 (35, 9, 9) planes or float32 (477,) flat, in [0, 1] but for
+    the counts and derived features (their bounds: PLANE_MAXIMA, FLAT_BOUNDS)."""
     if layout == "flat":
-        return spaces.Box(0.0, 1.0, observation_shape("flat"), dtype=np.float32)
+        low, high = _flat_bounds()
+        return spaces.Box(low.copy(), high.copy(), dtype=np.float32)
     return spaces.Box(np.zeros_like(_plane_high()), _plane_high().copy(), dtype=np.int8)
 
 

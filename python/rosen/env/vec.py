@@ -8,7 +8,7 @@ over ``num_envs`` games at once, with the GIL released. NumPy is all it needs (n
 >>> env = VecEnv(4, layout="flat", seed=7)
 >>> out = env.reset()
 >>> out.observation.shape, out.action_mask.dtype, out.current_player.tolist()
-((4, 398), dtype('int8'), [0, 0, 0, 0])
+((4, 477), dtype('int8'), [0, 0, 0, 0])
 >>> out = env.step(out.action_mask.argmax(axis=1))    # the first legal action of each game
 >>> out.reward.shape, out.terminated.tolist()
 ((4, 2), [False, False, False, False])
@@ -32,14 +32,14 @@ AUTORESET_MODES = {True: "SameStep", False: "Disabled"}
 
 
 def observation_shape(layout: str) -> tuple:
-    """The shape of one observation: ``(31, 9, 9)`` for planes, ``(398,)`` for flat."""
-    return (31, 9, 9) if check_choice("layout", layout, LAYOUTS) == "planes" else (398,)
+    """The shape of one observation: ``(35, 9, 9)`` for planes, ``(477,)`` for flat."""
+    return (35, 9, 9) if check_choice("layout", layout, LAYOUTS) == "planes" else (477,)
 
 
 class VecStep(NamedTuple):
     """What :meth:`VecEnv.reset` and :meth:`VecEnv.step` return: row ``i`` is environment ``i``."""
 
-    observation: np.ndarray     #: int8 (N, 31, 9, 9) planes or float32 (N, 398) flat, the current player's view
+    observation: np.ndarray     #: int8 (N, 35, 9, 9) planes or float32 (N, 477) flat, the current player's view
     action_mask: np.ndarray     #: int8 (N, 50): the current player's legal actions
     reward: np.ndarray          #: float32 (N, players), or (N,) with an opponent: the learner's
     terminated: np.ndarray      #: bool (N,): the game ended in this step (autoreset off: the game is over)

@@ -3,7 +3,7 @@
 NumPy only (no torch), so that the data side can be tested and reused without a learning
 framework. A row of a run (docs/selfplay.md) becomes one sample:
 
-    features   float32 [398]  rosen.encode(rows, layout="flat"), the mover's view
+    features   float32 [477]  rosen.encode(rows, layout="flat"), the mover's view
     legal      bool [50]      the legal-action mask
     policy     float32 [50]   the search's visits normalised to sum 1 (the policy target)
     policy_weight float32     the row's ``weight`` (0 for recorded cheap searches: they teach
@@ -140,7 +140,7 @@ def split_by_game(data: TrainingData, val_fraction: float, seed: int) -> Tuple[n
 
 
 def symmetry_tables() -> Tuple[np.ndarray, np.ndarray]:
-    """Gather tables (features [8, 398], actions [8, 50]): ``x[..., f[k]]`` is ``x`` turned by
+    """Gather tables (features [8, 477], actions [8, 50]): ``x[..., f[k]]`` is ``x`` turned by
     symmetry ``k`` (rosen.encoding.transform_encoded / transform_actions, for a batch whose rows
     each take their own ``k``)."""
     sym = symmetries()
@@ -149,7 +149,7 @@ def symmetry_tables() -> Tuple[np.ndarray, np.ndarray]:
 
 def augment(features: np.ndarray, legal: np.ndarray, policy: np.ndarray, ks: np.ndarray
             ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Row ``i`` of features [N, 398], legal [N, 50] and policy [N, 50] turned by symmetry
+    """Row ``i`` of features [N, 477], legal [N, 50] and policy [N, 50] turned by symmetry
     ``ks[i]`` -- all three by the same symmetry, so a target stays on the turned legal actions.
     (The value and margin do not change under a symmetry.)"""
     f_table, a_table = symmetry_tables()

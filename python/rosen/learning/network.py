@@ -5,15 +5,15 @@ A network is an uncompressed ``.npz`` holding exactly the entries of :data:`ENTR
 (``format``, ``format_version``, ``encoder_version``, ``layout``, ``architecture``, ``hidden``)
 and the weights of an MLP over the flat encoding (``rosen.encode(..., layout="flat")``)::
 
-    h1 = relu(w1 @ x + b1)            w1 [H1, 398]
+    h1 = relu(w1 @ x + b1)            w1 [H1, 477]
     h2 = relu(w2 @ h1 + b2)           w2 [H2, H1]
     policy = masked softmax(wp @ h2 + bp)        50 actions, illegal ones 0
     wdl = softmax(wv @ h2 + bv)                  (win, draw, loss) of the mover's colour
     margin = margin_scale * (wm @ h2 + bm)       mover's colour's score minus the other's (R11)
 
 Every check raises :class:`rosen.InvalidArgumentError` (a ``ValueError``) whose ``field`` is the
-entry at fault and whose message starts with it, e.g. ``w1: expected shape (128, 398), got (128,
-397)``.
+entry at fault and whose message starts with it, e.g. ``w1: expected shape (128, 477), got (128,
+476)``.
 
 >>> import tempfile, os, numpy as np
 >>> net = random_network(hidden=(16, 8), seed=1)
@@ -31,7 +31,7 @@ from typing import Any, Dict, Mapping, Tuple, Union
 
 import numpy as np
 
-from .._core import _encoder_version
+from .._core import _encoder_version, _feature_names
 from ..errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = ["ACTIONS", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS", "Network", "forward_numpy", "load_network",
@@ -42,7 +42,7 @@ FORMAT_VERSION = 1
 LAYOUT = "flat"
 ARCHITECTURE = "mlp"
 #: Inputs (the flat encoding's features) and outputs (actions) of every network.
-INPUTS = 398
+INPUTS = len(_feature_names())
 ACTIONS = 50
 #: The metadata entries and their exact values (encoder_version: the encoder this rosen has).
 METADATA: Dict[str, Any] = {"format": FORMAT, "format_version": FORMAT_VERSION, "encoder_version": _encoder_version,
@@ -234,7 +234,7 @@ def random_network(hidden: Tuple[int, int] = (128, 64), seed: int = 0, scale: fl
         b = rng.normal(0.0, 0.1 * scale, size=rows)
         return w.astype(np.float32), b.astype(np.float32)
 
-    # The flat encoding has about 60 active inputs, not 398: scale the first layer for those.
+    # The flat encoding has about 60 active binary inputs (and some 40 derived fractions), not 477: scale the first layer for those.
     w1, b1 = layer(h1, INPUTS, 60)
     w2, b2 = layer(h2, h1, h1)
     wp, bp = layer(ACTIONS, h2, h2)
@@ -246,7 +246,7 @@ def random_network(hidden: Tuple[int, int] = (128, 64), seed: int = 0, scale: fl
 
 
 def forward_numpy(net: Network, features: Any, legal_mask: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The reference forward pass, in float64: ``features`` float [N, 398] (or [398]) from
+    """The reference forward pass, in float64: ``features`` float [N, 477] (or [477]) from
     ``rosen.encode(positions, layout="flat")``, ``legal_mask`` bool [N, 50] (or [50]). Returns
     (policy float32 [N, 50], 0 on illegal actions; wdl float32 [N, 3]; margin float32 [N]), without
     the batch axis for one position. A row with no legal action (a finished game) has policy 0."""

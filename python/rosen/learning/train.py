@@ -38,12 +38,11 @@ from torch.nn import functional as F
 from ..encoding import ACTIONS, ENCODER_VERSION
 from ..errors import InvalidArgumentError, RosenError, check_int, check_real
 from .data import TrainingData, augment, split_by_game
-from .network import Network, load_network, save_network
+from .network import INPUTS, Network, load_network, save_network
 
 __all__ = ["Model", "TrainConfig", "TrainResult", "train", "evaluate", "losses", "network_arrays", "export_network",
            "read_network_arrays", "load_into", "plot_curves", "HEADS"]
 
-INPUTS = 398
 #: Names of the losses in the curves, the total first.
 HEADS = ("total", "policy", "value", "margin")
 #: A logit for an illegal action: exp() of it is exactly 0 in float32, like -inf, but 0 * it is 0, not NaN.
