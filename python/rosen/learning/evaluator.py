@@ -18,7 +18,7 @@ import numpy as np
 from .. import _core
 from .._core import Position
 from ..errors import ArgumentTypeError
-from .network import WEIGHTS, Network, load_network
+from .network import BUILTIN, WEIGHTS, Network, builtin_network_path, load_network
 
 __all__ = ["Evaluation", "Evaluator", "as_evaluator"]
 
@@ -82,6 +82,8 @@ def as_evaluator(value: Any) -> Evaluator:
         return value
     if isinstance(value, (str, os.PathLike)):
         path = os.fspath(value)
+        if path == BUILTIN:
+            path = builtin_network_path()
         try:
             stat = os.stat(path)
         except (OSError, ValueError):  # missing, unreadable, or no path at all (a NUL byte)

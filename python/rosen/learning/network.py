@@ -34,7 +34,8 @@ import numpy as np
 from .._core import _encoder_version, _feature_names
 from ..errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["ACTIONS", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS", "Network", "forward_numpy", "load_network",
+__all__ = ["ACTIONS", "BUILTIN", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS", "Network", "builtin_network_path",
+           "forward_numpy", "load_network",
            "random_network", "save_network"]
 
 FORMAT = "rosen-net"
@@ -188,12 +189,26 @@ def _check(arrays: Mapping[str, Any], source: str, strict: bool) -> Network:
                    encoder_version=int(METADATA["encoder_version"]), source=source)
 
 
+#: The name that stands for the network shipped with the package, wherever a network file is
+#: asked for (``rosen.Evaluator("builtin")``, ``mcts:evaluator=builtin``, the ``EvalFile`` option).
+BUILTIN = "builtin"
+
+
+def builtin_network_path() -> str:
+    """The path of the network shipped with the package (docs/learning.md, "The shipped network")."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "networks",
+                        "rosen-v2-gen1.npz")
+
+
 def load_network(path: PathLike) -> Network:
-    """Read and check the network file at ``path`` (docs/learning.md, "Network format"). A file that cannot be
-    read as an ``.npz`` raises an error naming ``path``; a bad entry one naming the entry."""
+    """Read and check the network file at ``path`` (docs/learning.md, "Network format"); the name
+    ``"builtin"`` reads the network shipped with the package. A file that cannot be read as an
+    ``.npz`` raises an error naming ``path``; a bad entry one naming the entry."""
     source = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
     if not isinstance(source, str):
         raise ArgumentTypeError(f"path: expected a file path, got {type(path).__name__}", "path")
+    if source == BUILTIN:
+        source = builtin_network_path()
     try:
         with np.load(source, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
