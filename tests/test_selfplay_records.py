@@ -121,6 +121,20 @@ def test_an_interrupted_run_resumes_to_the_same_manifest(tmp_path, monkeypatch):
     assert [g["game"] for g in games] == list(range(9))  # none twice, none missing
 
 
+def test_a_run_stopped_while_writing_its_manifest_resumes(tmp_path):
+    """Regression: a run killed while its manifest.jsonl.tmp existed (the manifest is rewritten
+    through it after every shard) failed to resume with FileNotFoundError: the write probe
+    replaced and removed that file, and the clean-up then removed it again."""
+    args = dict(shard_games=4, seed=1, agent="random", fsync=False)
+    run_dir = tmp_path / "run"
+    write_run(run_dir, 8, **args)
+    whole = read_manifest(run_dir)
+    (run_dir / "manifest.jsonl.tmp").write_text(json.dumps(whole[0]) + "\n")  # half-written at the kill
+    (run_dir / "shard-00001.npz.tmp").write_bytes(b"partial")
+    assert write_run(run_dir, 8, **args) == whole
+    assert not any(p.name.endswith(".tmp") for p in run_dir.iterdir())
+
+
 def test_a_killed_process_resumes_to_the_same_manifest(tmp_path):
     args = dict(shard_games=60, seed=1, agent="random", fsync=False)
     run_dir = tmp_path / "run"

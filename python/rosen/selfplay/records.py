@@ -239,10 +239,12 @@ def _open_run_dir(directory: Path, run: Dict[str, Any]) -> None:
         raise InvalidArgumentError(f"path: {os.fspath(directory)!r} is not a directory", "path")
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        names = sorted(p.name for p in directory.iterdir())
         probe = directory / (MANIFEST + TMP)  # a name a later run cleans up; fail now, not after the first shard, if we cannot write
         probe.write_bytes(b"")
         probe.unlink()
+        # Listed after the probe: the probe may have replaced (and removed) a stopped run's
+        # manifest.jsonl.tmp, which must then not be cleaned up a second time below.
+        names = sorted(p.name for p in directory.iterdir())
     except OSError as exc:
         raise InvalidArgumentError(f"path: cannot write the run directory {os.fspath(directory)!r}: "
                                    f"{exc.strerror or exc}", "path") from None
@@ -262,7 +264,7 @@ def _open_run_dir(directory: Path, run: Dict[str, Any]) -> None:
         raise InvalidArgumentError(f"path: {os.fspath(directory)!r} holds run files but no {RUN_FILE}", "path")
     for name in names:  # what a stopped run was writing; it is written again
         if name.endswith(TMP):
-            (directory / name).unlink()
+            (directory / name).unlink(missing_ok=True)
 
 
 def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int = 0, first_game: int = 0,
