@@ -35,8 +35,7 @@ from .._core import _encoder_version, _feature_names
 from ..errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = ["ACTIONS", "BUILTIN", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS", "Network", "builtin_network_path",
-           "forward_numpy", "load_network",
-           "random_network", "save_network"]
+           "forward_numpy", "load_network", "random_network", "save_network"]
 
 FORMAT = "rosen-net"
 FORMAT_VERSION = 1
