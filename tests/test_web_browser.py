@@ -16,7 +16,7 @@ if os.environ.get("CI"):
 else:
     playwright_api = pytest.importorskip("playwright.sync_api")
 
-from rosen.web.background import chromium_path, running_server  # noqa: E402
+from rosen.web.background import chromium_path, click_first_legal, running_server  # noqa: E402
 
 CHROMIUM = chromium_path()
 if CHROMIUM is None:
@@ -67,19 +67,6 @@ def idle(page) -> None:
     page.wait_for_function("() => !state.busy && !state.looping", timeout=30_000)
 
 
-def click_first_legal(page) -> None:
-    """The first legal move by clicking: a marked square (with the hero toggle when only heroes
-    can move), else draw, else pass."""
-    if not page.locator("#board .target").count() and page.locator("#hero-toggle:enabled").count():
-        page.click("#hero-toggle")
-    if page.locator("#board .target").count():
-        page.locator("#board .target").first.click()
-    elif page.locator("#draw-button:enabled").count():
-        page.click("#draw-button")
-    else:
-        page.click("#pass-button")
-
-
 def test_play_by_clicking_and_the_engine_answers(page):
     start_game(page, seed=3)
     assert page.inner_text("#status") == "Your move: Red"
@@ -111,7 +98,7 @@ def test_finish_a_game_and_see_the_score(page):
         idle(page)
         if page.inner_text("#status").startswith("Game over"):
             break
-        click_first_legal(page)
+        assert click_first_legal(page), "no legal move to click while the game runs"
     final = page.inner_text("#final-score")
     scores = page.evaluate("state.game.position.scores")
     assert f"{scores['red']} to {scores['white']}" in final

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from rosen.web.background import chromium_path, running_server
+from rosen.web.background import chromium_path, click_first_legal, running_server
 
 VIEWPORT = {"width": 1180, "height": 800}
 
@@ -25,14 +25,7 @@ def play_until(page, plies: int) -> None:
         page.wait_for_function("() => !state.busy && !document.querySelector('#status .thinking')", timeout=60_000)
         if page.inner_text("#status").startswith("Game over") or page.evaluate("state.game.history.length - 1") >= plies:
             return
-        if not page.locator("#board .target").count() and page.locator("#hero-toggle:enabled").count():
-            page.click("#hero-toggle")
-        if page.locator("#board .target").count():
-            page.locator("#board .target").first.click()
-        elif page.locator("#draw-button:enabled").count():
-            page.click("#draw-button")
-        elif page.locator("#pass-button:enabled").count():
-            page.click("#pass-button")
+        click_first_legal(page)
         page.wait_for_timeout(30)
     raise RuntimeError("the game did not end")
 

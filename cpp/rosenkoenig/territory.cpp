@@ -56,17 +56,6 @@ TerritoryStats analyse_territories(Bitboard colour) {
     return s;
 }
 
-int territory_sizes(Bitboard colour, int* sizes_out) {
-    int k = 0;
-    for (Bitboard rest = colour; rest;) {
-        const Bitboard region = flood(rest & (~rest + 1), rest);
-        rest &= ~region;
-        sizes_out[k++] = popcount(region);
-    }
-    std::sort(sizes_out, sizes_out + k, [](int a, int b) { return a > b; });
-    return k;
-}
-
 int territory_regions(Bitboard colour, Bitboard* regions_out) {
     int k = 0;
     for (Bitboard rest = colour; rest;) {
@@ -77,6 +66,13 @@ int territory_regions(Bitboard colour, Bitboard* regions_out) {
     // Found lowest square first, so a stable sort by size keeps that order among equal sizes.
     std::stable_sort(regions_out, regions_out + k,
                      [](Bitboard a, Bitboard b) { return popcount(a) > popcount(b); });
+    return k;
+}
+
+int territory_sizes(Bitboard colour, int* sizes_out) {
+    Bitboard regions[kSquares];
+    const int k = territory_regions(colour, regions);
+    for (int i = 0; i < k; ++i) sizes_out[i] = popcount(regions[i]);
     return k;
 }
 

@@ -27,7 +27,7 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from . import _core
-from .encoding import LAYOUTS, action_index, action_names, feature_names
+from .encoding import LAYOUTS, action_index, action_names, feature_names, plane_names
 from .errors import IllegalMoveError, InvalidArgumentError, check_choice
 
 __all__ = ["GAME_TYPE", "RosenkoenigGame", "RosenkoenigState", "max_game_length"]
@@ -210,8 +210,9 @@ class RosenkoenigObserver:
                 self.dict[name] = self.tensor[start:start + size].reshape(shape)
                 start += size
         else:
-            self.tensor = np.zeros(35 * 81, np.float32)
-            self.dict = {"observation": self.tensor.reshape(35, 9, 9)}
+            planes = len(plane_names())
+            self.tensor = np.zeros(planes * 81, np.float32)
+            self.dict = {"observation": self.tensor.reshape(planes, 9, 9)}
 
     def set_from(self, state: RosenkoenigState, player: int) -> None:
         self._game.load(state.position, 0)

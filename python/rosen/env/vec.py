@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import _core
 from ..agents.spec import AgentSpec, parse_agent_spec
-from ..encoding import ACTIONS, LAYOUTS
+from ..encoding import ACTIONS, LAYOUTS, feature_names, plane_names
 from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_choice, check_int
 from ..selfplay.generate import AGENTS, _core_agent, agent_spec
 
@@ -32,8 +32,10 @@ AUTORESET_MODES = {True: "SameStep", False: "Disabled"}
 
 
 def observation_shape(layout: str) -> tuple:
-    """The shape of one observation: ``(35, 9, 9)`` for planes, ``(477,)`` for flat."""
-    return (35, 9, 9) if check_choice("layout", layout, LAYOUTS) == "planes" else (477,)
+    """The shape of one observation: ``(35, 9, 9)`` for planes, ``(477,)`` for flat (the encoder's)."""
+    if check_choice("layout", layout, LAYOUTS) == "planes":
+        return (len(plane_names()), 9, 9)
+    return (len(feature_names()),)
 
 
 class VecStep(NamedTuple):

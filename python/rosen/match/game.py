@@ -201,8 +201,10 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
                       moves=moves, stats=stats)
 
 
-def replay(record: Mapping[str, Any] | GameRecord) -> _core.Position:
-    """The final position of a recorded game (a :class:`GameRecord` or one parsed JSON line).
+def replay(record: Mapping[str, Any] | GameRecord, *,
+           visit: Optional[Callable[[_core.Position], None]] = None) -> _core.Position:
+    """The final position of a recorded game (a :class:`GameRecord` or one parsed JSON line);
+    ``visit``, if given, sees every position of the game in order, the deal first.
 
     Raises ``ValueError`` naming the ply if a move is illegal, and if the replayed winner or scores
     differ from the recorded ones.
@@ -214,11 +216,15 @@ def replay(record: Mapping[str, Any] | GameRecord) -> _core.Position:
             raise InvalidArgumentError(f"{key}: missing from the game record", key)
     position = _core.Position.new(record["seed"], players=record["players"], reshuffle=record["reshuffle"])
     moves: Sequence[str] = record["moves"]
+    if visit is not None:
+        visit(position)
     for ply, move in enumerate(moves):
         try:
             position = position.play(move)
         except ValueError as exc:
             raise InvalidArgumentError(f"moves[{ply}]: {move!r} does not replay: {exc}", "moves") from None
+        if visit is not None:
+            visit(position)
     if not position.is_terminal:
         raise InvalidArgumentError(f"moves: the game is not over after {len(moves)} plies", "moves")
     if "winner" in record and record["winner"] != position.winner:

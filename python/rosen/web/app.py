@@ -150,7 +150,7 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
             state.searches.release()
             state.forget_analysis(analysis)
             raise
-        
+
         async def events() -> AsyncIterator[str]:
             try:
                 yield sse("start", {"id": analysis.id, "position": views.position_view(analysis.position)})

@@ -59,3 +59,21 @@ def running_server(app: Any = None, port: int = 0) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def click_first_legal(page: Any) -> bool:
+    """Play the first legal move on the page by clicking, as a player would: a marked target
+    square (turning the hero toggle on first when only heroes can move), else Draw, else Pass.
+    False if nothing could be clicked. For the browser tests and the screenshot tool
+    (``page`` is a Playwright page)."""
+    if not page.locator("#board .target").count() and page.locator("#hero-toggle:enabled").count():
+        page.click("#hero-toggle")
+    if page.locator("#board .target").count():
+        page.locator("#board .target").first.click()
+    elif page.locator("#draw-button:enabled").count():
+        page.click("#draw-button")
+    elif page.locator("#pass-button:enabled").count():
+        page.click("#pass-button")
+    else:
+        return False
+    return True

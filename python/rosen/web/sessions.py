@@ -15,7 +15,7 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Dict, List, Mapping, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from .._core import Move, Position
 from ..engine.protocol import Limits
@@ -50,15 +50,23 @@ class WebError(Exception):
         self.field = field
 
 
-def strength_limits(iterations: Any = None, time_ms: Any = None) -> Limits:
-    """The engine's budget per move: ``iterations`` or ``time_ms`` (default 500 ms), checked."""
+def _budget(iterations: Any, time_ms: Any, *, max_iterations: int, time_range: Tuple[int, int],
+            no_time: Callable[[], Limits]) -> Limits:
+    """``iterations`` or ``time_ms`` (not both), checked against their ranges; ``no_time()`` when
+    neither is given."""
     if iterations is not None and time_ms is not None:
         raise InvalidArgumentError("time_ms: give iterations or time_ms, not both", "time_ms")
     if iterations is not None:
-        return Limits(iterations=check_int("iterations", iterations, 1, MAX_ITERATIONS))
+        return Limits(iterations=check_int("iterations", iterations, 1, max_iterations))
     if time_ms is None:
-        time_ms = DEFAULT_TIME_MS
-    return Limits(time_ms=check_int("time_ms", time_ms, MIN_TIME_MS, MAX_TIME_MS))
+        return no_time()
+    return Limits(time_ms=check_int("time_ms", time_ms, *time_range))
+
+
+def strength_limits(iterations: Any = None, time_ms: Any = None) -> Limits:
+    """The engine's budget per move: ``iterations`` or ``time_ms`` (default 500 ms), checked."""
+    return _budget(iterations, time_ms, max_iterations=MAX_ITERATIONS, time_range=(MIN_TIME_MS, MAX_TIME_MS),
+                   no_time=lambda: Limits(time_ms=DEFAULT_TIME_MS))
 
 
 def parse_position(fen: Any, reshuffle: Any = "eager") -> Position:
@@ -347,13 +355,8 @@ class Sessions:
 
 def analysis_limits(iterations: Any = None, time_ms: Any = None) -> Limits:
     """An analysis's budget: iterations, or time_ms, or neither (until stopped, at most 10 minutes)."""
-    if iterations is not None and time_ms is not None:
-        raise InvalidArgumentError("time_ms: give iterations or time_ms, not both", "time_ms")
-    if iterations is not None:
-        return Limits(iterations=check_int("iterations", iterations, 1, 10**9))
-    if time_ms is None or time_ms == 0:
-        return Limits(time_ms=MAX_ANALYSIS_MS, infinite=True)
-    return Limits(time_ms=check_int("time_ms", time_ms, 1, MAX_ANALYSIS_MS))
+    return _budget(iterations, None if time_ms == 0 else time_ms, max_iterations=10**9,
+                   time_range=(1, MAX_ANALYSIS_MS), no_time=lambda: Limits(time_ms=MAX_ANALYSIS_MS, infinite=True))
 
 
 def load_records(text: Any, limit: int = MAX_RECORD_GAMES) -> List[Dict[str, Any]]:
@@ -374,16 +377,12 @@ def load_records(text: Any, limit: int = MAX_RECORD_GAMES) -> List[Dict[str, Any
             raise InvalidArgumentError(f"text: line {n} is not JSON ({exc})", "text") from None
         if not isinstance(record, dict):
             raise InvalidArgumentError(f"text: line {n} is not a game record (a JSON object)", "text")
+        fens: List[str] = []
         try:
-            replay(record)
-            position = Position.new(record["seed"], players=record["players"], reshuffle=record["reshuffle"])
+            position = replay(record, visit=lambda p: fens.append(p.fen(hide_pile_order=True)))
         except (RosenError, TypeError, ValueError) as exc:
             raise InvalidArgumentError(f"text: line {n}: {exc}", "text") from None
-        fens, moves = [position.fen(hide_pile_order=True)], []
-        for move in record["moves"]:
-            position = position.play(move)
-            moves.append(str(move))
-            fens.append(position.fen(hide_pile_order=True))
+        moves = [str(move) for move in record["moves"]]
         games.append({"line": n, "red": str(record.get("red", "")), "white": str(record.get("white", "")),
                       "players": record["players"], "reshuffle": record["reshuffle"], "winner": position.winner,
                       "scores": list(position.scores), "moves": moves, "fens": fens})
