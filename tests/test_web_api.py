@@ -202,6 +202,31 @@ def test_R14_the_pile_order_never_reaches_the_wire(client):
                                                         key=rosen.web.views.CARD_ORDER.index)
 
 
+def test_R14_a_view_does_not_depend_on_the_pile_order():
+    """The page's view of a position (and of a search's line on it) is the same whatever the
+    pile's order: positions along random games, with their pile reversed and rotated."""
+    from rosen.web.views import position_view
+
+    rng = __import__("random").Random(4)
+    checked = 0
+    for seed in range(6):
+        pos = rosen.Position.new(seed, players=2 if seed % 2 else 4)
+        for _ in range(rng.randrange(0, 40)):
+            if pos.is_terminal:
+                break
+            pos = pos.play(rng.choice(pos.legal_moves()))
+        fields = pos.fen().split(" ")
+        pile = fields[-1].split(",")
+        if len(pile) < 2:
+            continue
+        for order in (pile[::-1], pile[1:] + pile[:1]):
+            other = rosen.Position(" ".join(fields[:-1] + [",".join(order)]))
+            assert other.draw_pile != pos.draw_pile
+            assert position_view(other) == position_view(pos)
+            checked += 1
+    assert checked >= 6
+
+
 def test_a_finished_game_is_a_match_record(client):
     g = new_game(client, seed=9, engine_seats=["r", "w"], iterations=20)
     assert_error(client.get(f"/api/games/{g['id']}/record"), 409, "record")
