@@ -33,7 +33,10 @@ def search_signature() -> str:
     for k, params in enumerate(PARAM_SETS):
         for seed, players in ((3, 2), (8, 4), (13, 2)):
             pos = random_position(seed, players, plies=10 + 9 * k)
-            searcher = rosen.Searcher(iterations=300, seed=seed + k, **{"minimax_weight": 0.0, **params})
+            # minimax_weight and rollout_cutoff at their values of that commit (the defaults since
+            # differ: implicit minimax, and no cut-off in the 4-player game).
+            searcher = rosen.Searcher(iterations=300, seed=seed + k,
+                                      **{"minimax_weight": 0.0, "rollout_cutoff": 10, **params})
             for _ in range(3):  # three moves of one game: the later searches reuse the tree
                 if pos.is_terminal:
                     break

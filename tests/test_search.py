@@ -19,7 +19,7 @@ def start():
 def test_default_params_repr_round_trips():
     p = rosen.SearchParams()
     assert p.iterations == 1000 and p.time_ms == 0 and p.rollout == "heuristic" and p.reward == "win"
-    assert p.threads == 1 and p.seed == 0 and p.max_tree_size == 1_000_000 and p.rollout_cutoff == 10
+    assert p.threads == 1 and p.seed == 0 and p.max_tree_size == 1_000_000 and p.rollout_cutoff == -1
     assert eval(repr(p), {"SearchParams": rosen.SearchParams}) == p
     assert pickle.loads(pickle.dumps(p)) == p
     assert p.replace(seed=4).seed == 4 and p.seed == 0
@@ -37,7 +37,7 @@ def test_default_params_repr_round_trips():
     (dict(exploration=-0.1), "exploration"),
     (dict(exploration=float("nan")), "exploration"),
     (dict(margin_weight=1.5), "margin_weight"),
-    (dict(rollout_cutoff=-1), "rollout_cutoff"),
+    (dict(rollout_cutoff=-2), "rollout_cutoff"),
     (dict(max_tree_size=10), "max_tree_size"),
     (dict(temperature=0.0), "temperature"),
 ])
@@ -222,3 +222,18 @@ def test_minimax_weight_steers_the_search():
     assert [m.visits for m in plain.moves] != [m.visits for m in blended.moves]
     assert pos.is_legal(blended.best_move) and sum(m.visits for m in blended.moves) == 2000
 
+
+
+def test_the_default_cutoff_follows_the_game():
+    """rollout_cutoff's default (-1) is 10 plies in the 2-player game and full rollouts in the
+    4-player game: the default search is bit for bit the search with that cut-off named."""
+    assert rosen.SearchParams().rollout_cutoff == -1
+    for players, cutoff, other in ((2, 10, 0), (4, 0, 10)):
+        pos = rosen.Position.new(7, players=players)
+        default = rosen.search(pos, iterations=400, seed=3)
+        named = rosen.search(pos, iterations=400, seed=3, rollout_cutoff=cutoff)
+        assert [(m.move, m.visits, m.winrate) for m in default.moves] == \
+            [(m.move, m.visits, m.winrate) for m in named.moves]
+        changed = rosen.search(pos, iterations=400, seed=3, rollout_cutoff=other)
+        assert [(m.move, m.visits, m.winrate) for m in default.moves] != \
+            [(m.move, m.visits, m.winrate) for m in changed.moves]

@@ -118,7 +118,9 @@ void bind_search(py::module_& m) {
                                     : py::make_tuple(std::string(info.choices[0]), std::string(info.choices[1]));
             py::object low = py::none(), high = py::none();
             if (choices.empty()) {
-                low = std::string(type) == "float" ? py::object(py::float_(info.min)) : py::object(py::int_(uint64_t(info.min)));
+                low = std::string(type) == "float" ? py::object(py::float_(info.min))
+                      : info.min < 0                 ? py::object(py::int_(int64_t(info.min)))
+                                                     : py::object(py::int_(uint64_t(info.min)));
                 high = std::string(type) == "float" ? py::object(py::float_(info.max))
                        : info.max >= 18446744073709551615.0 ? py::object(py::int_(~uint64_t(0)))
                                                             : py::object(py::int_(uint64_t(info.max)));

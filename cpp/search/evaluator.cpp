@@ -201,14 +201,15 @@ void child_rewards(const Position& pos, const MoveList& moves, const SearchParam
 }
 
 Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng) {
+    const int cutoff = cutoff_plies(p, pos.players());
     if (p.rollout == RolloutPolicy::Random) {
-        if (!p.rollout_cutoff) {
+        if (!cutoff) {
             // Plain UCT: the core's fast play-out (uniform moves and draws, to the end).
             play_out(pos, rng);
             return evaluate_terminal(pos, p);  // scores the end once (random_playout would too)
         }
         for (int plies = 0; !pos.over; ++plies) {
-            if (p.rollout_cutoff && plies >= p.rollout_cutoff) return evaluate_cutoff(pos, p);
+            if (cutoff && plies >= cutoff) return evaluate_cutoff(pos, p);
             const MoveList moves = legal_moves(pos);
             const Move m = rollout_move(pos, moves, p, rng);
             if (m == kDraw)
@@ -224,7 +225,7 @@ Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng) {
     const float* exp_weight = exp_weights(p);
     float weights[12];
     for (int plies = 0; !pos.over; ++plies) {
-        if (p.rollout_cutoff && plies >= p.rollout_cutoff) return evaluate_cutoff(pos, p);
+        if (cutoff && plies >= cutoff) return evaluate_cutoff(pos, p);
         const MoveList moves = legal_moves(pos);
         Move m = moves[0];
         if (moves.size > 1) {

@@ -52,7 +52,7 @@ Evaluation evaluate_cutoff(const Position& pos, const SearchParams& p);
 // values implicit minimax backups start from. Writes moves.size rewards.
 void child_rewards(const Position& pos, const MoveList& moves, const SearchParams& p, float* rewards);
 
-// Plays pos to the end (or p.rollout_cutoff plies) with the rollout policy and evaluates it.
+// Plays pos to the end (or cutoff_plies(p, players) plies) with the rollout policy and evaluates it.
 // pos must have a hidden pile order (R14): draws are dealt uniformly by rng.
 Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng);
 

@@ -45,8 +45,9 @@ const std::array<ParamInfo, 19> kParamInfo = {{
      "progressive bias: + prior_weight * prior / (visits + 1) in selection, priors from the heuristic policy"},
     {"rollout", &P::rollout, 0, 1, {"random", "heuristic"},
      "playout policy: 'heuristic' (territory-aware softmax) or 'random' (uniform: plain UCT)"},
-    {"rollout_cutoff", &P::rollout_cutoff, 0, 10000, {},
-     "plies after which a playout stops and the position is evaluated; 0 = play to the end"},
+    {"rollout_cutoff", &P::rollout_cutoff, -1, 10000, {},
+     "plies after which a playout stops and the position is evaluated; 0 = play to the end; "
+     "-1 = by the game: 10 with 2 players, to the end with 4"},
     {"reward", &P::reward, 0, 1, {"win", "margin"}, "'win' (1 / 0.5 / 0, R12) or 'margin' (the squashed final score margin)"},
     {"margin_weight", &P::margin_weight, 0, 1, {}, "with reward='win', the weight of the squashed margin blended in"},
     {"threads", &P::threads, 1, 256, {}, "root parallelism: one tree per thread, statistics merged at the root"},
