@@ -419,8 +419,9 @@ def test_serve_ends_when_the_frontend_stops_listening():
 
 
 def test_engine_numbers_are_the_search_apis(eng):
-    # A budget within one slice is exactly one search of rosen.Searcher with the same seed.
-    result = rosen.Searcher(iterations=1500, seed=9).search(rosen.Position.new(5))
+    # A budget within one slice is exactly one search of rosen.Searcher with the same seed and
+    # the same evaluator (EvalFile's default, auto: the shipped network in a 2-player game).
+    result = rosen.Searcher(iterations=1500, seed=9, evaluator="builtin").search(rosen.Position.new(5))
     eng.send("setoption name Seed value 9", "setoption name MultiPV value 2", "position startpos seed 5")
     block = final_block(eng.search("go nodes 1500"))
     assert block[-1] == f"bestmove {result.best_move}"

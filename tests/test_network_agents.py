@@ -109,7 +109,7 @@ def test_rosen_play_against_the_network(net_path, monkeypatch, capsys):
 def test_engine_eval_file(net_path, bad_path):
     eng = InProcessEngine()
     try:
-        assert any(line == "option name EvalFile type string default <empty>" for line in eng.send("ugi"))
+        assert any(line == "option name EvalFile type string default auto" for line in eng.send("ugi"))
         pos = midgame(seed=4, plies=6)
         eng.send(f"position fen {pos.fen(hide_pile_order=True)}", f"setoption name EvalFile value {net_path}")
         guided = final_block(eng.search("go nodes 400"))

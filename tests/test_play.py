@@ -110,13 +110,14 @@ def test_against_mcts_with_hint(monkeypatch, capsys):
 def test_hint_shows_the_analysis_and_the_default_engine_searches(monkeypatch, capsys):
     code, out = run_play(monkeypatch, capsys, ["--iterations", "400", "--seed", "3"], "hint\nquit\n")
     assert code == 0
-    assert "against MCTSAgent(iterations=400)" in out.out  # --seed is the deal; the search has --search-seed
+    # --seed is the deal; the search has --search-seed; the engine searches with the shipped network
+    assert "against MCTSAgent(iterations=400, evaluator=Evaluator('builtin'))" in out.out
     assert re.search(r"engine analysis: 400 iterations, depth \d+\.\d, win rate \d+\.\d% for the side to move",
                      out.out)
     assert re.search(r"\n  \S+ +visits +\d+  win rate +\d+\.\d%  expected margin +[-+]\d+\.\d", out.out)
     assert "  pv: " in out.out
     code, out = run_play(monkeypatch, capsys, ["--time-ms", "500", "--search-seed", "4", "--colour", "white"], "quit\n")
-    assert "MCTSAgent(iterations=0, time_ms=500, seed=4)" in out.out
+    assert "MCTSAgent(iterations=0, time_ms=500, seed=4, evaluator=Evaluator('builtin'))" in out.out
 
 
 def test_ctrl_c_at_the_prompt_quits():

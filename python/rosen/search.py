@@ -233,6 +233,31 @@ class Searcher:
         return f"Searcher({self.params!r}{with_network})"
 
 
+#: The evaluator setting of rosen's own frontends (``rosen play``, ``rosen analyse``, ``rosen engine``'s
+#: ``EvalFile``, ``rosen serve``) unless told otherwise: the shipped network ("builtin") in the
+#: 2-player game, rollouts in the 4-player game, where the network (trained on 2-player games) was
+#: measured no better than the rollout search (docs/strength.md, "The engine's evaluator").
+AUTO_EVALUATOR = "auto"
+#: The settings that mean "no network: rollouts".
+NO_EVALUATOR = ("", "none")
+
+
+def engine_evaluator(setting: Any, players: int) -> Any:
+    """The evaluator a frontend searches a ``players``-player game with, for ``setting``:
+    ``"auto"`` (:data:`AUTO_EVALUATOR`) is the shipped network with 2 players and None (rollouts)
+    with 4; ``""``, ``"none"`` or None is None; anything else is read as :class:`Searcher`'s
+    ``evaluator`` (a bad file raises an error naming it). Networks are read once and shared."""
+    if setting is None or (isinstance(setting, str) and setting.lower() in NO_EVALUATOR):
+        return None
+    if isinstance(setting, str) and setting.lower() == AUTO_EVALUATOR:
+        if players != 2:
+            return None
+        setting = "builtin"
+    from .learning.evaluator import as_evaluator  # only searches with a network load rosen.learning
+
+    return as_evaluator(setting)
+
+
 def search(position: Position, params: Optional[SearchParams] = None, *, evaluator: Any = None,
            **kwargs: Any) -> SearchResult:
     """One search of ``position`` with fresh trees; parameters as keywords or ``params=``, and an

@@ -5,7 +5,7 @@ import argparse
 from typing import Any, Dict
 
 from ..errors import InvalidArgumentError, RosenError
-from ..search import SearchParams
+from ..search import AUTO_EVALUATOR, SearchParams, engine_evaluator
 
 
 def add_rules(p: argparse.ArgumentParser) -> None:
@@ -25,12 +25,24 @@ def add_deal_seed(p: argparse.ArgumentParser, what: str = "seed of the deal (def
 
 
 def add_search(p: argparse.ArgumentParser, default_iterations: int) -> None:
-    """--iterations / --time-ms (the budget per search) and --search-seed."""
+    """--iterations / --time-ms (the budget per search), --search-seed and --evaluator."""
     p.add_argument("--iterations", type=int, default=None,
                    help=f"search iterations per move (default {default_iterations}; with --time-ms alone: none)")
     p.add_argument("--time-ms", type=int, default=0, help="search time per move in milliseconds (default: none)")
     p.add_argument("--search-seed", type=int, default=0, help="seed of the search (default 0)")
+    p.add_argument("--evaluator", default=AUTO_EVALUATOR, metavar="NETWORK",
+                   help="the network that guides the search: auto (the shipped network with 2 players, rollouts "
+                        "with 4), builtin, a network file, or none for rollouts (default auto)")
     p.set_defaults(default_iterations=default_iterations)
+
+
+def evaluator(args: argparse.Namespace, players: int) -> Any:
+    """The evaluator --evaluator asks for in a ``players``-player game (a bad file raises an error
+    naming --evaluator)."""
+    try:
+        return engine_evaluator(args.evaluator, players)
+    except RosenError as exc:
+        raise InvalidArgumentError(f"--evaluator: {exc}", "evaluator") from None
 
 
 def search_params(args: argparse.Namespace) -> Dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 
 from .._core import Position
 from ..errors import InvalidArgumentError
@@ -37,13 +38,15 @@ def run(args: argparse.Namespace) -> int:
     params = SearchParams(threads=args.threads, **_args.search_params(args))
     if pos.is_terminal:
         raise InvalidArgumentError(f"--fen: the game is over ({pos.winner}); there is nothing to analyse", "fen")
-    result = search(pos, params=params)
+    evaluator = _args.evaluator(args, pos.players)
+    result = search(pos, params=params, evaluator=evaluator)
+    guide = f"network {os.path.basename(evaluator.network.source)}" if evaluator is not None else "rollouts"
     if args.json:
         print(json.dumps({
             "position": pos.fen(hide_pile_order=True), "best_move": str(result.best_move),
             "winrate": result.winrate, "score": result.score, "pv": [str(m) for m in result.pv],
             "depth": result.depth, "seldepth": result.seldepth, "tree_size": result.tree_size,
-            "iterations": result.iterations, "nps": result.nps, "time_ms": result.time_ms,
+            "iterations": result.iterations, "nps": result.nps, "time_ms": result.time_ms, "evaluator": guide,
             "moves": [{"move": str(m.move), "visits": m.visits, "winrate": m.winrate, "score": m.score,
                        "prior": m.prior, "pv": [str(x) for x in m.pv]} for m in result.moves[:args.multipv]],
         }))
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"best move {result.best_move}   winrate {result.winrate:.3f}   expected margin {result.score:+.1f}")
     print(f"pv        {' '.join(str(m) for m in result.pv)}")
     print(f"search    {result.iterations} iterations, tree {result.tree_size} nodes, depth {result.depth:.1f} "
-          f"(max {result.seldepth}), {result.nps:,.0f} iterations/s, {result.time_ms:.0f} ms")
+          f"(max {result.seldepth}), {result.nps:,.0f} iterations/s, {result.time_ms:.0f} ms, {guide}")
     print()
     print("  move      visits  winrate   margin   prior")
     for m in result.moves[:args.multipv]:

@@ -29,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     _args.add_rules(p)
     p.add_argument("--engine", metavar="SPEC",
                    help="the opponent as an agent spec, e.g. greedy or engine:command=...,iterations=2000 "
-                        "(default: mcts with the budget above)")
+                        "(default: mcts with the budget and the evaluator above)")
     p.set_defaults(run=run)
 
 
@@ -39,7 +39,7 @@ def make_engine(args: argparse.Namespace) -> Agent:
             return parse_agent_spec(args.engine).build(args.search_seed)
         except ValueError as exc:
             raise InvalidArgumentError(f"--engine: {exc}", "engine") from None
-    return MCTSAgent(**_args.search_params(args))
+    return MCTSAgent(evaluator=_args.evaluator(args, args.players), **_args.search_params(args))
 
 
 def describe_analysis(position: Position, params: dict, *, top: int = 5) -> str:
@@ -77,7 +77,7 @@ def play_session(args: argparse.Namespace, *, input_fn: Callable[[str], str] = i
         out.flush()
 
     engine = make_engine(args)
-    hint_params = _args.search_params(args)
+    hint_params = dict(_args.search_params(args), evaluator=_args.evaluator(args, args.players))
     human = args.colour
     person = HumanAgent(input_fn=input_fn, output=out, hint=lambda position: describe_analysis(position, hint_params))
     say(f"You play {human}" + (" (both seats of your team)" if args.players == 4 else "") +

@@ -11,7 +11,7 @@ from typing import Any, Dict, Optional, Tuple, Union
 
 from .. import _core
 from ..errors import InvalidArgumentError
-from ..search import NODE_BYTES
+from ..search import AUTO_EVALUATOR, NODE_BYTES, engine_evaluator
 from .protocol import printable
 
 OptionValue = Union[int, str]
@@ -67,8 +67,8 @@ class ComboOption:
 
 @dataclass(frozen=True)
 class StringOption:
-    """Free text, e.g. a file path; empty by default, written ``<empty>`` in the option line (as
-    UCI does), and set back to empty by an empty value or ``<empty>``."""
+    """Free text, e.g. a file path; an empty value is written ``<empty>`` in the option line (as
+    UCI does), and set by an empty value or ``<empty>``."""
 
     name: str
     default: str
@@ -105,9 +105,10 @@ OPTIONS: Tuple[Option, ...] = (
     SpinOption("Hash", 32, 1, 16384, f"search tree memory in MiB ({NODE_BYTES} bytes a node)"),
     SpinOption("Strength", STRENGTH_MAX, 1, STRENGTH_MAX,
                "1..19 cap every search at about 8 * 1.5**Strength iterations; 20 is full strength"),
-    StringOption("EvalFile", "",
-                 "a network file (docs/learning.md) that guides the search (PUCT, network value at the leaves); "
-                 "empty: rollouts, no network"),
+    StringOption("EvalFile", AUTO_EVALUATOR,
+                 "the network that guides the search (PUCT, network value at the leaves; docs/learning.md): "
+                 "auto = the shipped network in 2-player games and rollouts in 4-player games, builtin, "
+                 "a network file, or empty for rollouts"),
 )
 
 _BY_KEY: Dict[str, Option] = {o.name.lower(): o for o in OPTIONS}
@@ -127,15 +128,12 @@ def defaults() -> Dict[str, OptionValue]:
     return {o.name: o.default for o in OPTIONS}
 
 
-def eval_file_evaluator(path: str) -> Optional[Any]:
-    """The evaluator of an ``EvalFile`` value (None when empty), read once while the file is
-    unchanged; an unreadable or bad file raises an error naming EvalFile."""
-    if not path:
-        return None
-    from ..learning.evaluator import as_evaluator  # rosen.learning only once a network is named
-
+def eval_file_evaluator(path: str, players: int = 2) -> Optional[Any]:
+    """The evaluator of an ``EvalFile`` value in a ``players``-player game (None: rollouts; see
+    :func:`rosen.search.engine_evaluator`), read once while the file is unchanged; an unreadable
+    or bad file raises an error naming EvalFile."""
     try:
-        return as_evaluator(path)
+        return engine_evaluator(path, players)
     except ValueError as exc:
         raise InvalidArgumentError(f"EvalFile: {exc}", "EvalFile") from None
 

@@ -243,7 +243,7 @@ class Engine:
             if position.is_terminal:
                 raise InvalidArgumentError("go: the game is over; there is no move to search", "position")
             limits = limits_for(go, position, strength_iterations(int(self._options["Strength"])), DEFAULT_ITERATIONS)
-            searcher = self._current_searcher()
+            searcher = self._current_searcher(position.players)
         except Exception as exc:  # noqa: BLE001
             # A `go` that cannot start still ends with one bestmove, so no frontend waits forever.
             self._error(exc)
@@ -267,11 +267,12 @@ class Engine:
 
     # -- search --------------------------------------------------------------------------------
 
-    def _current_searcher(self) -> SlicedSearch:
-        """The searcher for the current options, rebuilt (losing its tree) when they changed."""
+    def _current_searcher(self, players: int) -> SlicedSearch:
+        """The searcher for the current options and a ``players``-player game, rebuilt (losing its
+        tree) when they changed."""
         threads = int(self._options["Threads"])
         key = (threads, int(self._options["Seed"]), hash_tree_size(int(self._options["Hash"]), threads),
-               eval_file_evaluator(str(self._options["EvalFile"])))
+               eval_file_evaluator(str(self._options["EvalFile"]), players))
         if self._searcher is None or self._searcher.key != key:
             self._searcher = None
             self._searcher = SlicedSearch(threads=key[0], seed=key[1], max_tree_size=key[2], evaluator=key[3])

@@ -66,7 +66,8 @@ class Evaluator:
 
     def __repr__(self) -> str:
         if self.network.source:
-            return f"Evaluator({self.network.source!r})"
+            shipped = os.path.abspath(self.network.source) == os.path.abspath(builtin_network_path())
+            return f"Evaluator({BUILTIN if shipped else self.network.source!r})"
         return f"Evaluator({self.network!r})"
 
 

@@ -21,6 +21,7 @@ from .._core import Move, Position
 from ..engine.protocol import Limits
 from ..engine.search import SearchSnapshot, SlicedSearch
 from ..errors import InvalidArgumentError, RosenError, check_choice, check_int
+from ..search import AUTO_EVALUATOR, engine_evaluator
 from ..match.game import Dealer, GameRecord, replay
 from . import views
 
@@ -163,7 +164,7 @@ class GameSession:
                 self._counter.acquire()
                 try:
                     if self._searcher is None:
-                        self._searcher = SlicedSearch(threads=1, seed=self._search_seed, max_tree_size=TREE_SIZE)
+                        self._searcher = new_searcher(self._search_seed, public.players)
                     self._move_stop.clear()
                     if self._stop.is_set():
                         self._move_stop.set()
@@ -244,7 +245,7 @@ class AnalysisSession:
         self.result: Optional[SearchSnapshot] = None
         self._counter = counter
         self._stop = threading.Event()
-        self._searcher = SlicedSearch(threads=1, seed=seed, max_tree_size=TREE_SIZE)
+        self._searcher = new_searcher(seed, self.position.players)
 
     def run(self, progress: Callable[[SearchSnapshot], None] = lambda s: None) -> SearchSnapshot:
         """Search (blocking, on a worker thread); the counter was acquired by :meth:`Sessions.analyse`."""
@@ -389,6 +390,13 @@ def load_records(text: Any, limit: int = MAX_RECORD_GAMES) -> List[Dict[str, Any
     return games
 
 
+def new_searcher(seed: int, players: int) -> SlicedSearch:
+    """A one-thread searcher for a ``players``-player game with the engine's default evaluator
+    (the shipped network with 2 players, rollouts with 4: rosen.search.AUTO_EVALUATOR)."""
+    return SlicedSearch(threads=1, seed=seed, max_tree_size=TREE_SIZE,
+                        evaluator=engine_evaluator(AUTO_EVALUATOR, players))
+
+
 def evaluate(fens: Any, reshuffle: Any, iterations: Any, counter: SearchCounter, stop: threading.Event) -> List[
         Optional[float]]:
     """Red's win rate at each position by a short search (None where the game is over); blocking."""
@@ -405,12 +413,15 @@ def evaluate(fens: Any, reshuffle: Any, iterations: Any, counter: SearchCounter,
             raise InvalidArgumentError(f"fens[{i}]: {exc}", "fens") from None
     counter.acquire()
     try:
-        searcher = SlicedSearch(threads=1, seed=0, max_tree_size=TREE_SIZE)
+        searchers: Dict[int, SlicedSearch] = {}  # one a player count (a record holds one game)
         out: List[Optional[float]] = []
         for position in positions:
             if position.is_terminal or stop.is_set():
                 out.append(None)
                 continue
+            if position.players not in searchers:
+                searchers[position.players] = new_searcher(0, position.players)
+            searcher = searchers[position.players]
             snapshot = searcher.run(position, Limits(iterations=iterations), stop)
             out.append(round(views.red_winrate(snapshot.root.winrate, position.colour_to_move), 4))
         return out
