@@ -49,14 +49,14 @@ def _analysis_view(out: dict) -> dict:
 def test_analyse_searches_with_the_network_by_default(capsys):
     pos = rosen.Position.new(0)
     default = _analyse(capsys, "--multipv", "20")
-    assert default["evaluator"] == "network rosen-v2-gen1.npz"
+    assert default["evaluator"] == "network rosen-v2-gen2.npz"
     # The same search as rosen.search with the shipped network, move for move and visit for visit.
     assert _analysis_view(default) == _search_view(rosen.search(pos, iterations=300, evaluator="builtin"))
     rollouts = _analyse(capsys, "--multipv", "20", "--evaluator", "none")
     assert rollouts["evaluator"] == "rollouts"
     assert _analysis_view(rollouts) == _search_view(rosen.search(pos, iterations=300))
     assert _analyse(capsys, "--players", "4")["evaluator"] == "rollouts"
-    assert _analyse(capsys, "--players", "4", "--evaluator", "builtin")["evaluator"] == "network rosen-v2-gen1.npz"
+    assert _analyse(capsys, "--players", "4", "--evaluator", "builtin")["evaluator"] == "network rosen-v2-gen2.npz"
 
 
 def test_a_bad_evaluator_exits_2_naming_the_option(capsys):

@@ -196,7 +196,7 @@ BUILTIN = "builtin"
 def builtin_network_path() -> str:
     """The path of the network shipped with the package (docs/learning.md, "The shipped network")."""
     return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "networks",
-                        "rosen-v2-gen1.npz")
+                        "rosen-v2-gen2.npz")
 
 
 def load_network(path: PathLike) -> Network:
