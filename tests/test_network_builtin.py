@@ -1,25 +1,49 @@
-"""The network shipped with the package (docs/learning.md, "The shipped network"): it loads by
-the name ``builtin`` everywhere a network file is asked for, and it plays (issue 12)."""
+"""The networks shipped with the package (docs/learning.md, "The shipped network"): they load by
+the names ``builtin`` and ``builtin-team`` everywhere a network file is asked for, and they play
+(issue 12)."""
 from __future__ import annotations
 
 import os
 
 import numpy as np
+import pytest
 
 import rosen
 from rosen.agents import parse_agent
 from rosen.engine.options import eval_file_evaluator
-from rosen.learning import BUILTIN, Evaluator, builtin_network_path, forward_numpy, load_network
+from rosen.errors import InvalidArgumentError
+from rosen.learning import BUILTIN, BUILTIN_TEAM, Evaluator, builtin_network_path, forward_numpy, load_network
 from rosen.learning.evaluator import as_evaluator
 from rosen.match.runner import run_match
 
 
-def test_the_builtin_network_is_in_the_package_and_valid():
-    path = builtin_network_path()
+@pytest.mark.parametrize("name", [BUILTIN, BUILTIN_TEAM])
+def test_the_builtin_networks_are_in_the_package_and_valid(name):
+    path = builtin_network_path(name)
     assert os.path.isfile(path) and path.endswith(".npz")
-    net = load_network(BUILTIN)
+    net = load_network(name)
     assert net.encoder_version == rosen.ENCODER_VERSION and net.hidden == (128, 64)
     assert load_network(path).hidden == net.hidden
+    assert builtin_network_path() == builtin_network_path(BUILTIN)
+
+
+@pytest.mark.parametrize("bad", ["", "Builtin", "builtin-4", "rosen-v2-gen2.npz"])
+def test_builtin_network_path_names_the_field_for_an_unknown_name(bad):
+    with pytest.raises(InvalidArgumentError, match=r"^name: expected one of builtin, builtin-team, got "):
+        builtin_network_path(bad)
+
+
+@pytest.mark.parametrize("bad", [None, 2, b"builtin", ["builtin"]])
+def test_builtin_network_path_refuses_a_name_of_another_type(bad):
+    with pytest.raises(TypeError, match=r"^name: expected a string, one of builtin, builtin-team, got "):
+        builtin_network_path(bad)
+
+
+def test_the_team_network_is_reachable_from_specs_and_plays_the_team_game():
+    assert eval_file_evaluator(BUILTIN_TEAM) is as_evaluator(BUILTIN_TEAM)
+    agent = parse_agent("mcts:evaluator=builtin-team,iterations=200")
+    pos = rosen.Position.new(seed=3, players=4).hide_pile_order()
+    assert pos.is_legal(agent.choose(pos))
 
 
 def test_builtin_evaluates_like_its_file_and_the_numpy_reference():

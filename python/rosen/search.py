@@ -234,9 +234,10 @@ class Searcher:
 
 
 #: The evaluator setting of rosen's own frontends (``rosen play``, ``rosen analyse``, ``rosen engine``'s
-#: ``EvalFile``, ``rosen serve``) unless told otherwise: the shipped network ("builtin") in the
-#: 2-player game, rollouts in the 4-player game, where the network (trained on 2-player games) was
-#: measured no better than the rollout search (docs/strength.md, "The engine's evaluator").
+#: ``EvalFile``, ``rosen serve``) unless told otherwise: the shipped network of the game being played,
+#: "builtin" (trained on 2-player games) or "builtin-team" (trained on 4-player team games); the
+#: 2-player network in the team game was measured no better than rollouts (docs/strength.md,
+#: "The engine's evaluator").
 AUTO_EVALUATOR = "auto"
 #: The settings that mean "no network: rollouts".
 NO_EVALUATOR = ("", "none")
@@ -244,15 +245,14 @@ NO_EVALUATOR = ("", "none")
 
 def engine_evaluator(setting: Any, players: int) -> Any:
     """The evaluator a frontend searches a ``players``-player game with, for ``setting``:
-    ``"auto"`` (:data:`AUTO_EVALUATOR`) is the shipped network with 2 players and None (rollouts)
-    with 4; ``""``, ``"none"`` or None is None; anything else is read as :class:`Searcher`'s
-    ``evaluator`` (a bad file raises an error naming it). Networks are read once and shared."""
+    ``"auto"`` (:data:`AUTO_EVALUATOR`) is the shipped network of that game ("builtin" with 2 players,
+    "builtin-team" with 4); ``""``, ``"none"`` or None is None; anything else is read as
+    :class:`Searcher`'s ``evaluator`` (a bad file raises an error naming it). Networks are read once
+    and shared."""
     if setting is None or (isinstance(setting, str) and setting.lower() in NO_EVALUATOR):
         return None
     if isinstance(setting, str) and setting.lower() == AUTO_EVALUATOR:
-        if players != 2:
-            return None
-        setting = "builtin"
+        setting = "builtin" if players == 2 else "builtin-team"
     from .learning.evaluator import as_evaluator  # only searches with a network load rosen.learning
 
     return as_evaluator(setting)

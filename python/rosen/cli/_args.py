@@ -31,8 +31,9 @@ def add_search(p: argparse.ArgumentParser, default_iterations: int) -> None:
     p.add_argument("--time-ms", type=int, default=0, help="search time per move in milliseconds (default: none)")
     p.add_argument("--search-seed", type=int, default=0, help="seed of the search (default 0)")
     p.add_argument("--evaluator", default=AUTO_EVALUATOR, metavar="NETWORK",
-                   help="the network that guides the search: auto (the shipped network with 2 players, rollouts "
-                        "with 4), builtin, a network file, or none for rollouts (default auto)")
+                   help="the network that guides the search: auto (the shipped network of the game: builtin with "
+                        "2 players, builtin-team with 4), builtin, builtin-team, a network file, or none for "
+                        "rollouts (default auto)")
     p.set_defaults(default_iterations=default_iterations)
 
 

@@ -107,8 +107,8 @@ OPTIONS: Tuple[Option, ...] = (
                "1..19 cap every search at about 8 * 1.5**Strength iterations; 20 is full strength"),
     StringOption("EvalFile", AUTO_EVALUATOR,
                  "the network that guides the search (PUCT, network value at the leaves; docs/learning.md): "
-                 "auto = the shipped network in 2-player games and rollouts in 4-player games, builtin, "
-                 "a network file, or empty for rollouts"),
+                 "auto = the shipped network of the game (builtin with 2 players, builtin-team with 4), builtin, "
+                 "builtin-team, a network file, or empty for rollouts"),
 )
 
 _BY_KEY: Dict[str, Option] = {o.name.lower(): o for o in OPTIONS}

@@ -9,8 +9,8 @@ and the C++ evaluator that the search and the ``net`` agent use. See docs/learni
 ((1, 50), (1, 3), (1,), (1,))
 """
 from .evaluator import Evaluation, Evaluator
-from .network import (BUILTIN, Network, builtin_network_path, forward_numpy, load_network, random_network,
-                      save_network)
+from .network import (BUILTIN, BUILTIN_TEAM, Network, builtin_network_path, forward_numpy, load_network,
+                      random_network, save_network)
 
-__all__ = ["BUILTIN", "Evaluation", "Evaluator", "Network", "builtin_network_path", "forward_numpy", "load_network",
-           "random_network", "save_network"]
+__all__ = ["BUILTIN", "BUILTIN_TEAM", "Evaluation", "Evaluator", "Network", "builtin_network_path", "forward_numpy",
+           "load_network", "random_network", "save_network"]

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _core
 from .._core import Position
 from ..errors import ArgumentTypeError
-from .network import BUILTIN, WEIGHTS, Network, builtin_network_path, load_network
+from .network import BUILTIN_FILES, WEIGHTS, Network, builtin_network_path, load_network
 
 __all__ = ["Evaluation", "Evaluator", "as_evaluator"]
 
@@ -66,8 +66,9 @@ class Evaluator:
 
     def __repr__(self) -> str:
         if self.network.source:
-            shipped = os.path.abspath(self.network.source) == os.path.abspath(builtin_network_path())
-            return f"Evaluator({BUILTIN if shipped else self.network.source!r})"
+            source = os.path.abspath(self.network.source)
+            shipped = [name for name in BUILTIN_FILES if source == os.path.abspath(builtin_network_path(name))]
+            return f"Evaluator({(shipped[0] if shipped else self.network.source)!r})"
         return f"Evaluator({self.network!r})"
 
 
@@ -83,8 +84,8 @@ def as_evaluator(value: Any) -> Evaluator:
         return value
     if isinstance(value, (str, os.PathLike)):
         path = os.fspath(value)
-        if path == BUILTIN:
-            path = builtin_network_path()
+        if path in BUILTIN_FILES:
+            path = builtin_network_path(path)
         try:
             stat = os.stat(path)
         except (OSError, ValueError):  # missing, unreadable, or no path at all (a NUL byte)

@@ -34,8 +34,8 @@ import numpy as np
 from .._core import _encoder_version, _feature_names
 from ..errors import ArgumentTypeError, InvalidArgumentError
 
-__all__ = ["ACTIONS", "BUILTIN", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS", "Network", "builtin_network_path",
-           "forward_numpy", "load_network", "random_network", "save_network"]
+__all__ = ["ACTIONS", "BUILTIN", "BUILTIN_FILES", "BUILTIN_TEAM", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS",
+           "Network", "builtin_network_path", "forward_numpy", "load_network", "random_network", "save_network"]
 
 FORMAT = "rosen-net"
 FORMAT_VERSION = 1
@@ -188,26 +188,36 @@ def _check(arrays: Mapping[str, Any], source: str, strict: bool) -> Network:
                    encoder_version=int(METADATA["encoder_version"]), source=source)
 
 
-#: The name that stands for the network shipped with the package, wherever a network file is
-#: asked for (``rosen.Evaluator("builtin")``, ``mcts:evaluator=builtin``, the ``EvalFile`` option).
+#: The name that stands for the network shipped with the package for the 2-player game, wherever a
+#: network file is asked for (``rosen.Evaluator("builtin")``, ``mcts:evaluator=builtin``, ``EvalFile``).
 BUILTIN = "builtin"
+#: The name of the network shipped for the 4-player team game (trained on team games only).
+BUILTIN_TEAM = "builtin-team"
+#: Each shipped network's name and file (in ``rosen/data/networks``; docs/learning.md, "The shipped network").
+BUILTIN_FILES: Dict[str, str] = {BUILTIN: "rosen-v2-gen2.npz", BUILTIN_TEAM: "rosen-v2-team-gen1.npz"}
 
 
-def builtin_network_path() -> str:
-    """The path of the network shipped with the package (docs/learning.md, "The shipped network")."""
+def builtin_network_path(name: str = BUILTIN) -> str:
+    """The path of a network shipped with the package: ``"builtin"`` (the 2-player game's, the
+    default) or ``"builtin-team"`` (the 4-player team game's); docs/learning.md, "The shipped network"."""
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"name: expected a string, one of {', '.join(BUILTIN_FILES)}, got {type(name).__name__}",
+                                "name")
+    if name not in BUILTIN_FILES:
+        raise InvalidArgumentError(f"name: expected one of {', '.join(BUILTIN_FILES)}, got {name!r}", "name")
     return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "networks",
-                        "rosen-v2-gen2.npz")
+                        BUILTIN_FILES[name])
 
 
 def load_network(path: PathLike) -> Network:
-    """Read and check the network file at ``path`` (docs/learning.md, "Network format"); the name
-    ``"builtin"`` reads the network shipped with the package. A file that cannot be read as an
-    ``.npz`` raises an error naming ``path``; a bad entry one naming the entry."""
+    """Read and check the network file at ``path`` (docs/learning.md, "Network format"); the names
+    ``"builtin"`` and ``"builtin-team"`` read the networks shipped with the package. A file that
+    cannot be read as an ``.npz`` raises an error naming ``path``; a bad entry one naming the entry."""
     source = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
     if not isinstance(source, str):
         raise ArgumentTypeError(f"path: expected a file path, got {type(path).__name__}", "path")
-    if source == BUILTIN:
-        source = builtin_network_path()
+    if source in BUILTIN_FILES:
+        source = builtin_network_path(source)
     try:
         with np.load(source, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}

@@ -392,7 +392,7 @@ def load_records(text: Any, limit: int = MAX_RECORD_GAMES) -> List[Dict[str, Any
 
 def new_searcher(seed: int, players: int) -> SlicedSearch:
     """A one-thread searcher for a ``players``-player game with the engine's default evaluator
-    (the shipped network with 2 players, rollouts with 4: rosen.search.AUTO_EVALUATOR)."""
+    (the shipped network of the game: rosen.search.AUTO_EVALUATOR)."""
     return SlicedSearch(threads=1, seed=seed, max_tree_size=TREE_SIZE,
                         evaluator=engine_evaluator(AUTO_EVALUATOR, players))
 
