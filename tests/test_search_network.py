@@ -152,3 +152,30 @@ def test_network_search_of_4_players_finds_legal_moves(evaluator):
     pos = midgame(seed=4, plies=9, players=4)
     result = rosen.search(pos, iterations=600, seed=2, evaluator=evaluator, network_value_weight=0.5)
     assert result.best_move in pos.legal_moves() and np.isclose(sum(m.prior for m in result.moves), 1, atol=1e-5)
+
+
+def _moves_view(result: rosen.SearchResult):
+    return [(m.move, m.visits, m.winrate) for m in result.moves]
+
+
+@pytest.mark.parametrize("players, with_network, weight", [(2, False, 0.3), (4, False, 0.3), (2, True, 0.0),
+                                                             (4, True, 0.3)])
+def test_the_default_minimax_weight_follows_the_search(evaluator, players, with_network, weight):
+    """minimax_weight's default (-1) is 0.3 for the rollout search and the team game, 0 for the
+    2-player search with a network (cpp/search/params.h: minimax_weight_of): the default search is
+    bit for bit the search with that weight named, and not the one with the other weight."""
+    assert rosen.SearchParams().minimax_weight == -1
+    pos = midgame(seed=9, plies=8, players=players)
+    net = evaluator if with_network else None
+    default = rosen.search(pos, iterations=600, seed=3, evaluator=net)
+    named = rosen.search(pos, iterations=600, seed=3, evaluator=net, minimax_weight=weight)
+    other = rosen.search(pos, iterations=600, seed=3, evaluator=net, minimax_weight=0.0 if weight else 0.3)
+    assert _moves_view(default) == _moves_view(named)
+    assert _moves_view(default) != _moves_view(other)
+
+
+@pytest.mark.parametrize("bad", [-0.5, -1e-9, -1.0000001, -2, 1.5, float("nan"), float("-inf")])
+def test_minimax_weight_is_0_to_1_or_minus_1(bad):
+    with pytest.raises(ValueError, match=r"^minimax_weight: expected 0\.\.1, or -1 for the default, got ") as info:
+        rosen.SearchParams(minimax_weight=bad)
+    assert info.value.field == "minimax_weight"

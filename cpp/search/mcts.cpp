@@ -73,10 +73,13 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
     if (noise_count && noise_count != legal_moves(root).size)
         throw ArgumentError("noise", "noise: " + std::to_string(noise_count) + " values for " +
                                          std::to_string(legal_moves(root).size) + " root moves");
+    // This search's parameters: the defaults that depend on the game and the network resolved.
+    SearchParams params = params_;
+    params.minimax_weight = minimax_weight_of(params_, network_ != nullptr, root.players());
     uint64_t reused = 0;
     for (auto& tree : trees_) {
         if (!rooted_ || !tree->reroot(root)) tree->reset(root);
-        tree->prepare_root(params_);
+        tree->prepare_root(params);
         if (noise_count) tree->mix_root_priors(root_noise_, root_noise_fraction_);
         reused += tree->root().visits;
     }
@@ -94,7 +97,7 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
             if (stop_.load(std::memory_order_relaxed)) break;
             if (iterations && started.fetch_add(1, std::memory_order_relaxed) >= iterations) break;
             if (time_ms && i % kClockEvery == 0 && Clock::now() >= deadline) break;
-            tree.iterate(params_, rng, stats[t]);
+            tree.iterate(params, rng, stats[t]);
         }
     };
     std::vector<std::thread> helpers;

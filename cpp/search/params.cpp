@@ -61,8 +61,9 @@ const std::array<ParamInfo, 19> kParamInfo = {{
     {"block_weight", &P::block_weight, -100, 100, {},
      "share of what the opponent would gain on a square that the heuristic credits for taking it"},
     {"eval_scale", &P::eval_scale, 0.1, 10000, {}, "score margin that makes a cut-off position about a 73% win"},
-    {"minimax_weight", &P::minimax_weight, 0, 1, {},
-     "implicit minimax backups: weight of the static evaluation's minimax value blended into each node's mean in selection"},
+    {"minimax_weight", &P::minimax_weight, -1, 1, {},
+     "implicit minimax backups: weight of the static evaluation's minimax value blended into each node's mean in "
+     "selection; -1 = the measured best for the search (0.3; 0 with a network in the 2-player game)"},
     {"puct_c", &P::puct_c, 0, 100, {},
      "with a network: the PUCT constant c in q + c * prior * sqrt(N) / (1 + n) (replaces UCT's exploration)"},
     {"network_value_weight", &P::network_value_weight, 0, 1, {},
@@ -89,6 +90,10 @@ uint64_t max_tree_size_limit() {
 }
 
 void validate(const SearchParams& p) {
+    // Checked first: the table's range (-1..1) admits the values between -1 and 0, which mean nothing.
+    if (!(p.minimax_weight == kAutoMinimax || (p.minimax_weight >= 0 && p.minimax_weight <= 1)))
+        throw ArgumentError("minimax_weight", "minimax_weight: expected 0..1, or -1 for the default, got " +
+                                                  number(p.minimax_weight));
     for (const ParamInfo& info : kParamInfo) {
         const double v = value_of(p, info);
         if (v >= info.min && v <= info.max) continue;  // false for NaN too

@@ -49,8 +49,9 @@ struct SearchParams {
     double eval_scale = 10.0;     // margin (points) that makes a cut-off position about a 73% win
     // Implicit minimax backups (Lanctot et al. 2014): every node also keeps the minimax value of
     // the static evaluation over its subtree (chance nodes average their cards), and selection
-    // blends it into the node's mean: (1 - w) * mean + w * minimax.
-    double minimax_weight = 0.3;
+    // blends it into the node's mean: (1 - w) * mean + w * minimax. -1 (the default): the weight
+    // measured best for the search being run (minimax_weight_of below).
+    double minimax_weight = -1;
     // Search with a network (Searcher's second argument; without one these two change nothing):
     // PUCT selection q + puct_c * prior * sqrt(N) / (1 + n) over the network's priors, and at a
     // leaf w * the network's value + (1 - w) * a rollout's, w = network_value_weight.
@@ -69,6 +70,20 @@ constexpr int kAutoCutoffFourPlayers = 0;
 constexpr int cutoff_plies(const SearchParams& p, int players) {
     if (p.rollout_cutoff != kAutoCutoff) return p.rollout_cutoff;
     return players == 2 ? kAutoCutoffTwoPlayers : kAutoCutoffFourPlayers;
+}
+
+// minimax_weight's default: 0.3 for the rollout search (docs/strength.md, "Implicit minimax
+// backups"); 0 for the 2-player search with a network, whose values the static evaluation's
+// minimax only pulls toward a weaker judge (SPRT at 20 ms, docs/learning.md, "Implicit minimax
+// with the network"). The team game's network was measured and shipped with 0.3, so it keeps it.
+constexpr double kAutoMinimax = -1;
+constexpr double kAutoMinimaxWeight = 0.3;
+constexpr double kAutoMinimaxWeightNetworkTwoPlayers = 0.0;
+
+// The minimax weight that p asks for in a search of a `players`-player game, with or without a network.
+constexpr double minimax_weight_of(const SearchParams& p, bool network, int players) {
+    if (p.minimax_weight != kAutoMinimax) return p.minimax_weight;
+    return network && players == 2 ? kAutoMinimaxWeightNetworkTwoPlayers : kAutoMinimaxWeight;
 }
 
 // A pointer to one field of SearchParams, by its type.
