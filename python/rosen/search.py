@@ -251,9 +251,12 @@ def engine_evaluator(setting: Any, players: int) -> Any:
     and shared."""
     if setting is None or (isinstance(setting, str) and setting.lower() in NO_EVALUATOR):
         return None
+    # Only searches with a network load rosen.learning.
+    from .learning.evaluator import as_evaluator
+    from .learning.network import builtin_for
+
     if isinstance(setting, str) and setting.lower() == AUTO_EVALUATOR:
-        setting = "builtin" if players == 2 else "builtin-team"
-    from .learning.evaluator import as_evaluator  # only searches with a network load rosen.learning
+        setting = builtin_for(players)
 
     return as_evaluator(setting)
 

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _core
 from .._core import Position
 from ..errors import ArgumentTypeError
-from .network import BUILTIN_FILES, WEIGHTS, Network, builtin_network_path, load_network
+from .network import BUILTIN_FILES, WEIGHTS, Network, builtin_network_path, load_network, resolve_builtin
 
 __all__ = ["Evaluation", "Evaluator", "as_evaluator"]
 
@@ -67,8 +67,9 @@ class Evaluator:
     def __repr__(self) -> str:
         if self.network.source:
             source = os.path.abspath(self.network.source)
-            shipped = [name for name in BUILTIN_FILES if source == os.path.abspath(builtin_network_path(name))]
-            return f"Evaluator({(shipped[0] if shipped else self.network.source)!r})"
+            shipped = next((name for name in BUILTIN_FILES if source == os.path.abspath(builtin_network_path(name))),
+                           self.network.source)
+            return f"Evaluator({shipped!r})"
         return f"Evaluator({self.network!r})"
 
 
@@ -84,8 +85,7 @@ def as_evaluator(value: Any) -> Evaluator:
         return value
     if isinstance(value, (str, os.PathLike)):
         path = os.fspath(value)
-        if path in BUILTIN_FILES:
-            path = builtin_network_path(path)
+        path = resolve_builtin(path)
         try:
             stat = os.stat(path)
         except (OSError, ValueError):  # missing, unreadable, or no path at all (a NUL byte)

@@ -35,7 +35,8 @@ from .._core import _encoder_version, _feature_names
 from ..errors import ArgumentTypeError, InvalidArgumentError
 
 __all__ = ["ACTIONS", "BUILTIN", "BUILTIN_FILES", "BUILTIN_TEAM", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS",
-           "Network", "builtin_network_path", "forward_numpy", "load_network", "random_network", "save_network"]
+           "Network", "builtin_for", "builtin_network_path", "forward_numpy", "load_network", "random_network",
+           "resolve_builtin", "save_network"]
 
 FORMAT = "rosen-net"
 FORMAT_VERSION = 1
@@ -209,6 +210,16 @@ def builtin_network_path(name: str = BUILTIN) -> str:
                         BUILTIN_FILES[name])
 
 
+def resolve_builtin(path: str) -> str:
+    """``path`` itself, or the file of the shipped network it names (``"builtin"``, ``"builtin-team"``)."""
+    return builtin_network_path(path) if path in BUILTIN_FILES else path
+
+
+def builtin_for(players: int) -> str:
+    """The name of the shipped network trained for a ``players``-player game."""
+    return BUILTIN if players == 2 else BUILTIN_TEAM
+
+
 def load_network(path: PathLike) -> Network:
     """Read and check the network file at ``path`` (docs/learning.md, "Network format"); the names
     ``"builtin"`` and ``"builtin-team"`` read the networks shipped with the package. A file that
@@ -216,8 +227,7 @@ def load_network(path: PathLike) -> Network:
     source = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
     if not isinstance(source, str):
         raise ArgumentTypeError(f"path: expected a file path, got {type(path).__name__}", "path")
-    if source in BUILTIN_FILES:
-        source = builtin_network_path(source)
+    source = resolve_builtin(source)
     try:
         with np.load(source, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
