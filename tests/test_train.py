@@ -79,6 +79,7 @@ def test_samples_are_the_rows_targets(run_dir, data):
     assert not np.any(data.policy[~data.legal])
     np.testing.assert_array_equal(data.value, np.select([rows["result"] == 1, rows["result"] == 0.5], [0, 1], 2))
     np.testing.assert_array_equal(data.margin, rows["final_margin"])
+    np.testing.assert_array_equal(data.searched_value, rows["root_value"])
     assert 0 < data.policy_entropy() < np.log(50)
 
 
@@ -150,6 +151,36 @@ def test_training_lowers_the_loss(trained):
                                                                  axis=0), rtol=1e-6)
     assert curves["policy_target_entropy"]["train"] <= min(curves["train"]["policy"]) + 1e-6
     assert curves["train_rows"] + curves["heldout_rows"] == trained.train_index.size + trained.heldout_index.size
+
+
+def test_the_value_target_blends_the_result_with_the_searched_value():
+    from rosen.learning.train import value_targets
+
+    # Rows: a win searched at 0.8, a loss searched at 0.3, a draw searched at 0.5, a win without a search.
+    batch = {"value": torch.tensor([0, 2, 1, 0]), "searched_value": torch.tensor([0.8, 0.3, 0.5, float("nan")])}
+    np.testing.assert_allclose(value_targets(batch, 0.0).numpy(), np.eye(3)[[0, 2, 1, 0]])
+    np.testing.assert_allclose(value_targets(batch, 0.5).numpy(),
+                               [[0.9, 0, 0.1], [0.15, 0, 0.85], [0.25, 0.5, 0.25], [1, 0, 0]], rtol=1e-6)
+    np.testing.assert_allclose(value_targets(batch, 1.0).numpy()[:3], [[0.8, 0, 0.2], [0.3, 0, 0.7], [0.5, 0, 0.5]],
+                               rtol=1e-6)
+
+
+def test_a_searched_value_target_trains_and_is_reported_against_the_result(data, trained):
+    from rosen.learning.train import evaluate, losses, train, _tensors
+
+    blended = train(data, config(epochs=1, value_search_weight=1.0))
+    plain = train(data, config(epochs=1))
+    assert not torch.equal(blended.model.value.weight, plain.model.value.weight)
+    # The curves measure the value head against the game's result whatever the training target.
+    t = _tensors(data)
+    assert blended.curves["train"]["value"][0] == plain.curves["train"]["value"][0]
+    with torch.no_grad():
+        against_result = float(losses(blended.model, t, 50.0)["value"])
+        against_search = float(losses(blended.model, t, 50.0, 1.0)["value"])
+    assert against_result == pytest.approx(evaluate(blended.model, data, 50.0)["value"], rel=1e-5)
+    assert against_search != pytest.approx(against_result, rel=1e-3)
+    with pytest.raises(ValueError, match="value_search_weight"):
+        config(value_search_weight=1.5).check()
 
 
 def test_the_exported_file_is_exactly_the_spec(trained, tmp_path):
@@ -272,6 +303,8 @@ def test_cli_errors_name_the_option(run_dir, tmp_path, capsys):
     assert "--hidden: expected two" in cli_error(["--data", str(run_dir), "--out", out, "--hidden", "16"], capsys)
     assert "--out: cannot write" in cli_error(["--data", str(run_dir), "--out", str(tmp_path / "no" / "n.npz")], capsys)
     assert "--epochs: " in cli_error(["--data", str(run_dir), "--out", out, "--epochs", "0"], capsys)
+    assert "--value-search-weight: " in cli_error(["--data", str(run_dir), "--out", out, "--value-search-weight", "-0.1"],
+                                                  capsys)
     not_a_net = tmp_path / "net.txt"
     not_a_net.write_text("hello")
     assert "--init: " in cli_error(["--data", str(run_dir), "--out", out, "--init", str(not_a_net)], capsys)

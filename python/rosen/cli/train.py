@@ -35,6 +35,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the weights, the split, the order and the symmetries")
     p.add_argument("--margin-scale", type=float, default=None,
                    help="the margin head predicts final_margin / scale (default 50, or --init's)")
+    p.add_argument("--value-search-weight", type=float, default=0.0, metavar="W",
+                   help="blend the search's win probability at each row into the value target with weight W "
+                        "(0..1; default 0: the game's result alone)")
     p.add_argument("--no-augment", action="store_true", help="train without the 8 board symmetries")
     p.add_argument("--init", metavar="NET", help="a network file to start from (e.g. the current best)")
     p.add_argument("--threads", type=int, default=1,
@@ -96,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
         float(init["margin_scale"]) if init is not None else 50.0)
     config = training.TrainConfig(hidden=hidden, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
                                   weight_decay=args.weight_decay, val_fraction=args.val_fraction, seed=args.seed,
-                                  margin_scale=margin_scale, augment=not args.no_augment, threads=args.threads).check()
+                                  margin_scale=margin_scale, augment=not args.no_augment, threads=args.threads,
+                                  value_search_weight=args.value_search_weight).check()
     data = load_training_data(args.data)
 
     def show(epoch: int, curves: Dict[str, Any]) -> None:

@@ -9,6 +9,8 @@ framework. A row of a run (docs/selfplay.md) becomes one sample:
     policy_weight float32     the row's ``weight`` (0 for recorded cheap searches: they teach
                               the value, not the policy), 0 as well if a row has no visits
     value      int64          0 win, 1 draw, 2 loss for the mover's colour (from ``result``)
+    searched_value float32    the search's win probability at the row, mover's view (``root_value``;
+                              NaN without a search): a second, less noisy value target
     margin     float32        the mover's colour's final margin (R11), in points
     game       int64          a key unique to the game across every run loaded
 
@@ -41,6 +43,7 @@ class TrainingData:
     policy: np.ndarray
     policy_weight: np.ndarray
     value: np.ndarray
+    searched_value: np.ndarray
     margin: np.ndarray
     game: np.ndarray
 
@@ -90,6 +93,7 @@ def from_rows(rows: Dict[str, np.ndarray], run: int = 0) -> TrainingData:
         policy=policy.astype(np.float32),
         policy_weight=np.where(total > 0, np.asarray(rows["weight"], dtype=np.float32), 0).astype(np.float32),
         value=value,
+        searched_value=np.asarray(rows["root_value"], dtype=np.float32),
         margin=np.asarray(rows["final_margin"], dtype=np.float32),
         game=game + np.int64(run) * 2**32,
     )

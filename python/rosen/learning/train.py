@@ -11,7 +11,13 @@ Losses, per row (docs/learning.md):
 
 - policy: cross-entropy of the visit distribution against the softmax of the logits with the
   illegal actions masked out, weighted by the row's ``weight`` (a weighted mean over the rows);
-- value: cross-entropy of (win, draw, loss) against the game's result for the mover;
+- value: cross-entropy of (win, draw, loss) against the game's result for the mover -- or, with
+  ``value_search_weight`` w > 0, against the blend (1 - w) * result + w * (q, 0, 1 - q) of the
+  result and the search's win probability q at the row (``root_value``; rows without a search
+  keep the result alone). One game's result labels some 90 correlated rows with one noisy bit;
+  the search's q is a per-row estimate, so the blend trades a little bias for much less noise.
+  The losses reported (the curves) are always against the result alone, so runs with different
+  weights compare;
 - margin: Huber loss (squared within 1, linear beyond: margin_scale points) of the output
   against ``final_margin / margin_scale``: final margins spread over hundreds of points, and a
   squared error would let a few lopsided games drown the other heads' gradients;
@@ -81,6 +87,7 @@ class TrainConfig:
     margin_scale: float = 50.0
     augment: bool = True
     threads: int = 1
+    value_search_weight: float = 0.0
 
     def check(self) -> "TrainConfig":
         if not isinstance(self.hidden, (tuple, list)) or len(self.hidden) != 2:
@@ -94,6 +101,7 @@ class TrainConfig:
         check_int("seed", self.seed, 0, 2**63 - 1)
         check_real("margin_scale", self.margin_scale, 1e-3, 1e6)
         check_int("threads", self.threads, 1, 1024)
+        check_real("value_search_weight", self.value_search_weight, 0.0, 1.0)
         return self
 
 
@@ -116,17 +124,37 @@ def _tensors(data: TrainingData) -> Dict[str, torch.Tensor]:
             "policy": torch.from_numpy(np.ascontiguousarray(data.policy)),
             "policy_weight": torch.from_numpy(np.ascontiguousarray(data.policy_weight)),
             "value": torch.from_numpy(np.ascontiguousarray(data.value)),
+            "searched_value": torch.from_numpy(np.ascontiguousarray(data.searched_value)),
             "margin": torch.from_numpy(np.ascontiguousarray(data.margin))}
 
 
-def losses(model: Model, batch: Dict[str, torch.Tensor], margin_scale: float) -> Dict[str, torch.Tensor]:
-    """The per-head losses (and their sum, ``total``) of a batch, as 0-d tensors (see the module)."""
+def value_targets(batch: Dict[str, torch.Tensor], value_search_weight: float) -> torch.Tensor:
+    """The value head's target distributions [N, 3] (win, draw, loss): the result's one-hot
+    blended with (q, 0, 1 - q) of the search where the row has one (see the module)."""
+    target = F.one_hot(batch["value"], 3).to(torch.float32)
+    if value_search_weight > 0:
+        q = batch["searched_value"]
+        searched = torch.isfinite(q)
+        q = torch.where(searched, q, torch.zeros_like(q)).clamp(0.0, 1.0)
+        blend = torch.stack([q, torch.zeros_like(q), 1.0 - q], dim=1)
+        w = value_search_weight * searched.to(torch.float32).unsqueeze(1)
+        target = (1.0 - w) * target + w * blend
+    return target
+
+
+def losses(model: Model, batch: Dict[str, torch.Tensor], margin_scale: float,
+           value_search_weight: float = 0.0) -> Dict[str, torch.Tensor]:
+    """The per-head losses (and their sum, ``total``) of a batch, as 0-d tensors (see the module);
+    ``value_search_weight`` blends the search's value into the value target (0: the result alone)."""
     policy_logits, value_logits, margin = model(batch["features"])
     masked = policy_logits.masked_fill(~batch["legal"], _ILLEGAL)
     policy_ce = -(batch["policy"] * F.log_softmax(masked, dim=1)).sum(dim=1)
     w = batch["policy_weight"]
     policy = (w * policy_ce).sum() / w.sum().clamp_min(1e-12)
-    value = F.cross_entropy(value_logits, batch["value"])
+    if value_search_weight > 0:
+        value = -(value_targets(batch, value_search_weight) * F.log_softmax(value_logits, dim=1)).sum(dim=1).mean()
+    else:
+        value = F.cross_entropy(value_logits, batch["value"])
     margin_loss = F.smooth_l1_loss(margin, batch["margin"] / margin_scale, beta=1.0)
     return {"total": policy + value + margin_loss, "policy": policy, "value": value, "margin": margin_loss}
 
@@ -206,7 +234,7 @@ def train(data: TrainingData, config: Optional[TrainConfig] = None, *, init: Opt
                 part.features, part.legal, part.policy = augment(part.features, part.legal, part.policy,
                                                                  ks[begin:begin + config.batch_size])
             optimiser.zero_grad(set_to_none=True)
-            loss = losses(model, _tensors(part), config.margin_scale)["total"]
+            loss = losses(model, _tensors(part), config.margin_scale, config.value_search_weight)["total"]
             if not torch.isfinite(loss):
                 raise InvalidArgumentError(f"lr: the loss became {float(loss)} in epoch {epoch}; lower the learning "
                                            "rate", "lr")
