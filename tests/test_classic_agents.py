@@ -5,6 +5,7 @@ deterministic, check their parameters and play whole games (2 and 4 players, R13
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -15,7 +16,11 @@ from reference.minimax import (expectimax_root, from_position, minimax_root, mix
 from rosen import _core
 from rosen.agents import AlphaBetaAgent, ExpectimaxAgent, parse_agent, parse_agent_spec
 from rosen.cli import main
+from rosen.learning import builtin_network_path
+from rosen.learning.evaluator import as_evaluator
 from rosen.match import play_game
+
+NETWORK = as_evaluator(builtin_network_path())
 
 # --- positions ------------------------------------------------------------------------------
 
@@ -235,6 +240,51 @@ def test_expectimax_stops_deepening_once_every_line_is_decided():
     assert (result.best_move, result.value, result.depth) == ("S1", 1_000_000, 2)
 
 
+# --- the expectimax with a network at its leaves ----------------------------------------------
+
+SCALE = 1000  # cpp/classic/expectimax.h, kNetworkScale
+
+
+def network_leaf(evaluator):
+    """The reference's leaf with a network: (2 * win probability - 1) * SCALE from `colour`, a
+    finished game +-SCALE or 0 (the evaluation's +-1 000 000 scaled down)."""
+    from reference.minimax import WIN, evaluate
+
+    def leaf(state, colour):
+        if state.is_terminal():
+            return Fraction(evaluate(state, colour, 30)) * SCALE / WIN
+        pos = rosen.Position(state.to_notation(), reshuffle=state.reshuffle)
+        mover = (2 * Fraction(float(evaluator.evaluate(pos).value)) - 1) * SCALE
+        return mover if pos.colour_to_move[0] == colour else -mover
+    return leaf
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_expectimax_with_a_network_equals_exhaustive_expectimax_over_its_values(depth):
+    evaluator = NETWORK
+    leaf = network_leaf(evaluator)
+    for pos in ENDINGS[::2]:
+        for tt_mb in (0, 1):
+            result = _core._Expectimax(depth=depth, tt_mb=tt_mb, network=evaluator._core).search(pos)
+            value, values = expectimax_root(from_position(pos), depth, 30, leaf)
+            assert result.value == pytest.approx(float(value), rel=1e-9, abs=1e-9), pos.fen()
+            assert float(values[result.best_move]) == pytest.approx(float(value), rel=1e-9, abs=1e-9), pos.fen()
+            assert -SCALE <= result.value <= SCALE
+
+
+def test_expectimax_with_a_network_differs_from_the_evaluation_and_plays_legally():
+    agent = parse_agent_spec("expectimax:time_ms=30,evaluator=builtin").build(seed=1)
+    plain = ExpectimaxAgent(time_ms=30)
+    differ = 0
+    for pos in ALPHABETA_POSITIONS[::4]:
+        assert agent.choose(pos) in pos.legal_moves()
+        assert -SCALE <= agent.last_value <= SCALE
+        plain.choose(pos)
+        differ += abs(plain.last_value) > SCALE or plain.last_value != agent.last_value
+    assert differ >= 3
+    assert "evaluator=" in repr(agent)
+
+
 # --- R14: the pile's order is never read -----------------------------------------------------
 
 def with_orders(pos, count, seed):
@@ -251,7 +301,7 @@ def with_orders(pos, count, seed):
     return out
 
 
-@pytest.mark.parametrize("kind", ["alphabeta", "expectimax"])
+@pytest.mark.parametrize("kind", ["alphabeta", "expectimax", "expectimax-network"])
 def test_r14_choice_and_value_do_not_depend_on_the_pile_order(kind):
     checked = 0
     for i, pos in enumerate(ALPHABETA_POSITIONS[::3] + ENDINGS[::3]):
@@ -260,7 +310,8 @@ def test_r14_choice_and_value_do_not_depend_on_the_pile_order(kind):
         outcomes = set()
         for variant in variants:
             searcher = (_core._AlphaBeta(depth=4, seed=i) if kind == "alphabeta"
-                        else _core._Expectimax(depth=4, tt_mb=1))
+                        else _core._Expectimax(depth=4, tt_mb=1) if kind == "expectimax"
+                        else _core._Expectimax(depth=3, tt_mb=1, network=NETWORK._core))
             r = searcher.search(variant)
             outcomes.add((r.best_move, r.value, r.nodes))
         assert len(outcomes) == 1, pos.fen()
@@ -327,6 +378,8 @@ def test_parameters_of_the_wrong_type_name_the_field(make, field):
     ("expectimax:depth=3,time_ms=100", "time_ms: expected one budget"),
     ("expectimax:time_ms=-5", "time_ms: expected 0..1000000000"),
     ("expectimax:depth=x", "depth: expected an int"),
+    ("expectimax:depth=2,evaluator=/nowhere/net.npz", "expectimax: evaluator: .*nowhere"),
+    ("alphabeta:evaluator=builtin", "'evaluator'"),
 ])
 def test_bad_specs_name_the_field(text, field):
     with pytest.raises(rosen.RosenError, match=field) as info:

@@ -64,17 +64,18 @@ void bind_classic(py::module_& m) {
 
     py::class_<Expectimax>(m, "_Expectimax", "A sound expectimax (cpp/classic/expectimax.h); use rosen.agents.ExpectimaxAgent.")
         .def(py::init([](const py::object& depth, const py::object& time_ms, const py::object& hero_weight,
-                         const py::object& seed, const py::object& tt_mb) {
+                         const py::object& seed, const py::object& tt_mb,
+                         std::shared_ptr<learning::Network> network) {
                  ExpectimaxParams p;
                  if (!depth.is_none()) p.depth = int_param(depth, "depth");
                  if (!time_ms.is_none()) p.time_ms = uint_param(time_ms, "time_ms");
                  p.hero_weight = int_param(hero_weight, "hero_weight");
                  p.seed = uint_param(seed, "seed");
                  p.tt_mb = int_param(tt_mb, "tt_mb");
-                 return std::make_unique<Expectimax>(p);
+                 return std::make_unique<Expectimax>(p, std::move(network));
              }),
              py::kw_only(), py::arg("depth") = py::none(), py::arg("time_ms") = py::none(), py::arg("hero_weight") = 30,
-             py::arg("seed") = 0, py::arg("tt_mb") = 16)
+             py::arg("seed") = 0, py::arg("tt_mb") = 16, py::arg("network") = nullptr)
         .def("search", &Expectimax::search, py::arg("position"), py::call_guard<py::gil_scoped_release>(),
              "Iterative deepening to the depth or the time budget; the table is kept between searches.")
         .def("reset", &Expectimax::reset, py::call_guard<py::gil_scoped_release>(), "Clear the transposition table.");

@@ -75,7 +75,23 @@ struct Expectimax::Entry {
     Move move = kNoMove;
 };
 
-Expectimax::Expectimax(const ExpectimaxParams& params) : params_(params) { validate(params_); }
+Expectimax::Expectimax(const ExpectimaxParams& params, std::shared_ptr<const learning::Network> network)
+    : params_(params), network_(std::move(network)) {
+    validate(params_);
+    if (network_) {
+        lower_bound_ = -kNetworkScale;
+        upper_bound_ = kNetworkScale;
+    }
+}
+
+double Expectimax::leaf(const Position& pos) const {
+    if (!network_) return evaluate(pos, root_colour_, params_.hero_weight);
+    if (pos.over) return evaluate(pos, root_colour_, params_.hero_weight) / double(kWinValue) * kNetworkScale;
+    float priors[12], value, margin;
+    network_->evaluate(pos, legal_moves(pos), priors, value, margin);
+    const double mover = (2.0 * double(value) - 1.0) * kNetworkScale;
+    return colour_of(pos.to_move) == root_colour_ ? mover : -mover;
+}
 Expectimax::~Expectimax() = default;
 
 void Expectimax::reset() {
@@ -140,7 +156,7 @@ double Expectimax::value(const Position& pos, int depth, double alpha, double be
     if (pos.over || depth == 0) {
         ++nodes_;
         if (!pos.over) limit_hit_ = true;
-        return evaluate(pos, root_colour_, params_.hero_weight);
+        return leaf(pos);
     }
     return decision(pos, depth, alpha, beta, Mode::Full, nullptr);
 }
@@ -222,7 +238,6 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
     const int n = std::popcount(drawable);
     const double count = n;
     const int d = depth - 1;
-    const int hw = params_.hero_weight;
     int cards[kCards];
     double lo[kCards], hi[kCards];
     bool exact[kCards];
@@ -240,10 +255,10 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
         if (exact[i]) {
             ++nodes_;
             if (!next.over) limit_hit_ = true;
-            lo[i] = hi[i] = evaluate(next, root_colour_, hw);
+            lo[i] = hi[i] = leaf(next);
         } else {
-            lo[i] = kLowerBound;
-            hi[i] = kUpperBound;
+            lo[i] = lower_bound_;
+            hi[i] = upper_bound_;
             open = true;
         }
     }

@@ -17,7 +17,9 @@
 #include <cstdint>
 #include <memory>
 
+#include "classic/evaluation.h"
 #include "classic/params.h"
+#include "learning/network.h"
 #include "rosenkoenig/position.h"
 
 namespace rosen::classic {
@@ -27,7 +29,12 @@ uint64_t public_hash(const Position& pos);
 
 class Expectimax {
 public:
-    explicit Expectimax(const ExpectimaxParams& params);  // throws ArgumentError naming a bad field
+    // With a network, an unfinished leaf is valued by it instead of evaluate(): (2 * win
+    // probability - 1) * kNetworkScale from the root's colour, a finished game +-kNetworkScale
+    // or 0, so that chance nodes average probabilities (and Star1/Star2 get tight bounds).
+    static constexpr double kNetworkScale = 1000.0;
+    explicit Expectimax(const ExpectimaxParams& params,  // throws ArgumentError naming a bad field
+                        std::shared_ptr<const learning::Network> network = nullptr);
     ~Expectimax();
     // Throws ArgumentError("position") if pos is over. Keeps the table between searches.
     ClassicResult search(const Position& pos);
@@ -37,6 +44,7 @@ public:
 private:
     struct Entry;
     double value(const Position& pos, int depth, double alpha, double beta);
+    double leaf(const Position& pos) const;  // a leaf's value from the root's colour
     enum class Mode { Root, Full, Probe };
     double decision(const Position& pos, int depth, double alpha, double beta, Mode mode, Move* move_out,
                     Move known_move = kNoMove, double known_value = 0);
@@ -47,6 +55,8 @@ private:
     bool out_of_time();
 
     ExpectimaxParams params_;
+    std::shared_ptr<const learning::Network> network_;
+    double lower_bound_ = kLowerBound, upper_bound_ = kUpperBound;  // every leaf value lies within
     std::unique_ptr<Entry[]> table_;
     uint64_t table_mask_ = 0;   // entries - 1 (a power of two); no table when table_ is null
     uint64_t nodes_ = 0;

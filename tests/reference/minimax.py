@@ -7,7 +7,9 @@ reference (rules.py). Deliberately simple: full trees, no pruning, no tables, ex
 - ``minimax``: what the peer's alpha-beta must equal. A draw executes one card, the k-th card the
   pile can yield in card order with ``k = ((path >> 32) * count) >> 32``, where ``path`` is the
   root's stream mixed with each edge's move byte (``mix_seed``; cpp/classic/alphabeta.h).
-- ``expectimax``: the exact value with every draw averaged over all cards the pile can yield.
+- ``expectimax``: the exact value with every draw averaged over all cards the pile can yield;
+  ``leaf(state, colour)``, when given, values every leaf instead of ``evaluate`` (a network's
+  value, as the expectimax with an evaluator does).
 """
 from __future__ import annotations
 
@@ -102,31 +104,31 @@ def minimax_root(state, depth, hero_weight, stream):
     return best, next(m for m, v in values.items() if v == best), values
 
 
-def expectimax(state, depth, colour, hero_weight):
+def expectimax(state, depth, colour, hero_weight, leaf=None):
     if depth == 0 or state.is_terminal():
-        return Fraction(evaluate(state, colour, hero_weight))
+        return leaf(state, colour) if leaf is not None else Fraction(evaluate(state, colour, hero_weight))
     values = []
     for move in ordered_moves(state):
         if move == "draw":
             cards = state.draw_outcomes()
-            values.append(sum(expectimax(state.apply("draw:" + c), depth - 1, colour, hero_weight) for c in cards)
-                          / len(cards))
+            values.append(sum(expectimax(state.apply("draw:" + c), depth - 1, colour, hero_weight, leaf)
+                              for c in cards) / len(cards))
         else:
-            values.append(expectimax(state.apply(move), depth - 1, colour, hero_weight))
+            values.append(expectimax(state.apply(move), depth - 1, colour, hero_weight, leaf))
     return max(values) if colour_letter(state) == colour else min(values)
 
 
-def expectimax_root(state, depth, hero_weight):
+def expectimax_root(state, depth, hero_weight, leaf=None):
     """(value, {move: value}) of the exhaustive depth-limited expectimax at the root."""
     colour = colour_letter(state)
     values = {}
     for move in ordered_moves(state):
         if move == "draw":
             cards = state.draw_outcomes()
-            values[move] = sum(expectimax(state.apply("draw:" + c), depth - 1, colour, hero_weight)
+            values[move] = sum(expectimax(state.apply("draw:" + c), depth - 1, colour, hero_weight, leaf)
                                for c in cards) / len(cards)
         else:
-            values[move] = expectimax(state.apply(move), depth - 1, colour, hero_weight)
+            values[move] = expectimax(state.apply(move), depth - 1, colour, hero_weight, leaf)
     return max(values.values()), values
 
 

@@ -7,7 +7,7 @@
 ``net:path=...``       :class:`NetAgent`: a network's favourite move, no search
 ``engine:command=...`` :class:`EngineAgent`: any engine speaking PROTOCOL.md
 ``alphabeta:...``      :class:`AlphaBetaAgent`: the 2024 thesis's alpha-beta (one draw sample)
-``expectimax:...``     :class:`ExpectimaxAgent`: sound expectimax (every draw averaged)
+``expectimax:...``     :class:`ExpectimaxAgent`: sound expectimax (every draw averaged; + evaluator=)
 (no spec)              :class:`HumanAgent`: a person at a terminal
 =====================  ==============================================================
 

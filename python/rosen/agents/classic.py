@@ -21,7 +21,7 @@ See docs/classic.md for exactly what each computes.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from .. import _core
 from .._core import Move, Position
@@ -74,16 +74,26 @@ class ExpectimaxAgent(_ClassicAgent):
     """A sound expectimax with one budget: ``depth`` plies (1..20) or ``time_ms`` (iterative
     deepening plays the deepest completed iteration). ``tt_mb`` sizes the transposition table
     (0 = none), kept from move to move and cleared by ``reset``. ``seed`` is accepted like every
-    agent's; the search uses no random numbers."""
+    agent's; the search uses no random numbers. ``evaluator`` (a network file path, ``builtin``, a
+    :class:`rosen.learning.Network` or a :class:`rosen.Evaluator`) values the unfinished leaves by
+    the network instead of the evaluation: ``(2 * win probability - 1) * 1000`` from the root's
+    colour, a finished game +-1000 (docs/classic.md, "With a network")."""
 
     name = "expectimax"
 
     def __init__(self, depth: Optional[int] = None, time_ms: Optional[int] = None, hero_weight: int = 30,
-                 seed: int = 0, tt_mb: int = 16) -> None:
+                 seed: int = 0, tt_mb: int = 16, evaluator: Any = None) -> None:
+        self.evaluator = None
+        if evaluator is not None:
+            from ..learning.evaluator import as_evaluator  # only a search with a network loads rosen.learning
+
+            self.evaluator = as_evaluator(evaluator)
         super().__init__(_core._Expectimax(depth=depth, time_ms=time_ms, hero_weight=hero_weight, seed=seed,
-                                           tt_mb=tt_mb))
+                                           tt_mb=tt_mb,
+                                           network=self.evaluator._core if self.evaluator is not None else None))
         self.depth, self.time_ms, self.hero_weight, self.seed, self.tt_mb = depth, time_ms, hero_weight, seed, tt_mb
 
     def __repr__(self) -> str:
         budget = f"depth={self.depth}" if self.depth is not None else f"time_ms={self.time_ms}"
-        return f"ExpectimaxAgent({budget}, hero_weight={self.hero_weight}, seed={self.seed}, tt_mb={self.tt_mb})"
+        network = f", evaluator={self.evaluator!r}" if self.evaluator is not None else ""
+        return f"ExpectimaxAgent({budget}, hero_weight={self.hero_weight}, seed={self.seed}, tt_mb={self.tt_mb}{network})"

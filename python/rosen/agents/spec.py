@@ -34,7 +34,7 @@ KINDS: Dict[str, tuple] = {
     "net": ("path", "seed"),
     "engine": ENGINE_OPTIONS,
     "alphabeta": ("depth", "hero_weight", "seed"),
-    "expectimax": ("depth", "time_ms", "hero_weight", "seed", "tt_mb"),
+    "expectimax": ("depth", "time_ms", "hero_weight", "seed", "tt_mb", "evaluator"),
 }
 #: Options whose value is text as written (a file path), never a number.
 TEXT_OPTIONS = ("evaluator", "path")
