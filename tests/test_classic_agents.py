@@ -273,14 +273,15 @@ def test_expectimax_with_a_network_equals_exhaustive_expectimax_over_its_values(
 
 
 def test_expectimax_with_a_network_differs_from_the_evaluation_and_plays_legally():
-    agent = parse_agent_spec("expectimax:time_ms=30,evaluator=builtin").build(seed=1)
-    plain = ExpectimaxAgent(time_ms=30)
+    # Depth budgets, so that only the leaf values can tell the two searches apart.
+    agent = parse_agent_spec("expectimax:depth=2,evaluator=builtin").build(seed=1)
+    plain = ExpectimaxAgent(depth=2)
     differ = 0
     for pos in ALPHABETA_POSITIONS[::4]:
         assert agent.choose(pos) in pos.legal_moves()
         assert -SCALE <= agent.last_value <= SCALE
         plain.choose(pos)
-        differ += abs(plain.last_value) > SCALE or plain.last_value != agent.last_value
+        differ += plain.last_value != agent.last_value
     assert differ >= 3
     assert "evaluator=" in repr(agent)
 

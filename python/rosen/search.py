@@ -171,6 +171,18 @@ def _params(params: Optional[SearchParams], kwargs: dict) -> SearchParams:
     return params.replace(**kwargs) if kwargs else params
 
 
+def optional_evaluator(evaluator: Any) -> Tuple[Any, Any]:
+    """``(None, None)`` for no evaluator, else ``(as_evaluator(evaluator), its native network)``:
+    what a C++ search (rosen's, the expectimax) takes as its ``network`` argument. Only searches
+    with a network import rosen.learning."""
+    if evaluator is None:
+        return None, None
+    from .learning.evaluator import as_evaluator
+
+    loaded = as_evaluator(evaluator)
+    return loaded, loaded._core
+
+
 def _check_position(position: Any) -> Position:
     if not isinstance(position, Position):
         raise ArgumentTypeError(f"position: expected a rosen.Position, got {type(position).__name__}", "position")
@@ -199,13 +211,8 @@ class Searcher:
 
     def __init__(self, params: Optional[SearchParams] = None, *, evaluator: Any = None, **kwargs: Any) -> None:
         self.params = _params(params, kwargs)
-        self.evaluator = None
-        if evaluator is not None:
-            from .learning.evaluator import as_evaluator  # only searches with a network load rosen.learning
-
-            self.evaluator = as_evaluator(evaluator)
-        self._searcher = _core._Searcher(self.params.as_dict(),
-                                         network=self.evaluator._core if self.evaluator is not None else None)
+        self.evaluator, network = optional_evaluator(evaluator)
+        self._searcher = _core._Searcher(self.params.as_dict(), network=network)
 
     def search(self, position: Position) -> SearchResult:
         """Search ``position`` within the budget (the GIL is released meanwhile)."""

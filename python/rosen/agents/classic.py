@@ -25,6 +25,7 @@ from typing import Any, Optional
 
 from .. import _core
 from .._core import Move, Position
+from ..search import optional_evaluator
 from .base import DecisionStats
 
 
@@ -83,14 +84,9 @@ class ExpectimaxAgent(_ClassicAgent):
 
     def __init__(self, depth: Optional[int] = None, time_ms: Optional[int] = None, hero_weight: int = 30,
                  seed: int = 0, tt_mb: int = 16, evaluator: Any = None) -> None:
-        self.evaluator = None
-        if evaluator is not None:
-            from ..learning.evaluator import as_evaluator  # only a search with a network loads rosen.learning
-
-            self.evaluator = as_evaluator(evaluator)
+        self.evaluator, network = optional_evaluator(evaluator)
         super().__init__(_core._Expectimax(depth=depth, time_ms=time_ms, hero_weight=hero_weight, seed=seed,
-                                           tt_mb=tt_mb,
-                                           network=self.evaluator._core if self.evaluator is not None else None))
+                                           tt_mb=tt_mb, network=network))
         self.depth, self.time_ms, self.hero_weight, self.seed, self.tt_mb = depth, time_ms, hero_weight, seed, tt_mb
 
     def __repr__(self) -> str:
