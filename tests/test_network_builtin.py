@@ -27,7 +27,7 @@ def test_the_builtin_networks_are_in_the_package_and_valid(name):
     assert builtin_network_path() == builtin_network_path(BUILTIN)
 
 
-@pytest.mark.parametrize("bad", ["", "Builtin", "builtin-4", "rosen-v2-gen2.npz"])
+@pytest.mark.parametrize("bad", ["", "Builtin", "builtin-4", "rosen-v2-gen3.npz"])
 def test_builtin_network_path_names_the_field_for_an_unknown_name(bad):
     with pytest.raises(InvalidArgumentError, match=r"^name: expected one of builtin, builtin-team, got "):
         builtin_network_path(bad)

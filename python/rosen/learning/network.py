@@ -195,7 +195,7 @@ BUILTIN = "builtin"
 #: The name of the network shipped for the 4-player team game (trained on team games only).
 BUILTIN_TEAM = "builtin-team"
 #: Each shipped network's name and file (in ``rosen/data/networks``; docs/learning.md, "The shipped network").
-BUILTIN_FILES: Dict[str, str] = {BUILTIN: "rosen-v2-gen2.npz", BUILTIN_TEAM: "rosen-v2-team-gen1.npz"}
+BUILTIN_FILES: Dict[str, str] = {BUILTIN: "rosen-v2-gen3.npz", BUILTIN_TEAM: "rosen-v2-team-gen1.npz"}
 
 
 def builtin_network_path(name: str = BUILTIN) -> str:
