@@ -47,7 +47,8 @@ void bind_classic(py::module_& m) {
         .def_readonly("value", &ClassicResult::value, "from the colour to move at the root")
         .def_readonly("depth", &ClassicResult::depth, "plies of the deepest completed iteration")
         .def_readonly("nodes", &ClassicResult::nodes, "positions visited")
-        .def_readonly("time_ms", &ClassicResult::time_ms);
+        .def_readonly("time_ms", &ClassicResult::time_ms)
+        .def_readonly("exact", &ClassicResult::exact, "the game's exact value: every line of the last iteration ended the game");
 
     py::class_<AlphaBeta>(m, "_AlphaBeta", "The peer's alpha-beta (cpp/classic/alphabeta.h); use rosen.agents.AlphaBetaAgent.")
         .def(py::init([](const py::object& depth, const py::object& hero_weight, const py::object& seed) {
@@ -78,5 +79,11 @@ void bind_classic(py::module_& m) {
              py::arg("seed") = 0, py::arg("tt_mb") = 16, py::arg("network") = nullptr)
         .def("search", &Expectimax::search, py::arg("position"), py::call_guard<py::gil_scoped_release>(),
              "Iterative deepening to the depth or the time budget; the table is kept between searches.")
+        .def("solve", [](Expectimax& e, const Position& pos, const py::object& max_nodes) {
+                 const uint64_t nodes = bindings::uint_arg(max_nodes, "max_nodes", 1, ~uint64_t(0));
+                 py::gil_scoped_release release;
+                 return e.solve(pos, nodes);
+             }, py::arg("position"), py::kw_only(), py::arg("max_nodes"),
+             "Deepen until an iteration is exact or max_nodes positions are visited (the endgame solver).")
         .def("reset", &Expectimax::reset, py::call_guard<py::gil_scoped_release>(), "Clear the transposition table.");
 }

@@ -155,7 +155,8 @@ void bind_search(py::module_& m) {
         .def_readonly("nps", &SearchResult::nps)
         .def_readonly("time_ms", &SearchResult::time_ms)
         .def_readonly("winrate", &SearchResult::winrate)
-        .def_readonly("score", &SearchResult::score);
+        .def_readonly("score", &SearchResult::score)
+        .def_readonly("proven", &SearchResult::proven);
 
     py::class_<Searcher>(m, "_Searcher", "The C++ searcher; use rosen.Searcher.")
         .def(py::init([](const py::dict& values, std::shared_ptr<learning::Network> network) {

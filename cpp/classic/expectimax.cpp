@@ -73,6 +73,7 @@ struct Expectimax::Entry {
     uint8_t depth = 0;  // 0: empty
     uint8_t bound = 0;
     Move move = kNoMove;
+    bool resolved = false;  // the subtree met no depth-limited leaf: value is exact for any deeper search too
 };
 
 Expectimax::Expectimax(const ExpectimaxParams& params, std::shared_ptr<const learning::Network> network)
@@ -98,20 +99,24 @@ void Expectimax::reset() {
     if (table_) std::fill(table_.get(), table_.get() + table_mask_ + 1, Entry{});
 }
 
-bool Expectimax::out_of_time() { return std::chrono::steady_clock::now() >= deadline_; }
+bool Expectimax::out_of_budget() {
+    if (node_limit_ && nodes_ >= node_limit_) return true;
+    if (stop_ && (nodes_ & 1023) == 0 && stop_->load(std::memory_order_relaxed)) return true;
+    return timed_ && (nodes_ & 1023) == 0 && std::chrono::steady_clock::now() >= deadline_;
+}
 
 Expectimax::Entry* Expectimax::probe_table(uint64_t key) {
     Entry* e = &table_[key & table_mask_];
     return e->depth != 0 && e->key == key ? e : nullptr;
 }
 
-void Expectimax::store(uint64_t key, int depth, double v, double alpha, double beta, Move best) {
+void Expectimax::store(uint64_t key, int depth, double v, double alpha, double beta, Move best, bool resolved) {
     Bound bound = v <= alpha ? kUpper : v >= beta ? kLower : kExact;
     if (root_colour_ != kRed) {
         v = -v;
         bound = bound == kUpper ? kLower : bound == kLower ? kUpper : kExact;
     }
-    table_[key & table_mask_] = Entry{key, v, uint8_t(depth), uint8_t(bound), best};
+    table_[key & table_mask_] = Entry{key, v, uint8_t(depth), uint8_t(bound), best, resolved};
 }
 
 // Legal moves, the table's move first, then by the evaluation right after the move (a draw or a
@@ -169,9 +174,13 @@ double Expectimax::value(const Position& pos, int depth, double alpha, double be
 double Expectimax::decision(const Position& pos, int depth, double alpha, double beta, Mode mode, Move* move_out,
                             Move known_move, double known_value) {
     ++nodes_;
-    if (timed_ && can_abort_ && (nodes_ & 1023) == 0 && out_of_time()) aborted_ = true;
+    if (can_abort_ && out_of_budget()) aborted_ = true;
     if (aborted_) return 0;
     if (move_out) *move_out = kNoMove;
+    // Whether this node's subtree meets a depth-limited leaf, kept apart from the caller's so the
+    // table can record it; merged back into limit_hit_ on the way out.
+    const bool outer_limit_hit = limit_hit_;
+    limit_hit_ = false;
     uint64_t key = 0;
     Move hint = mode == Mode::Root ? root_hint_ : known_move;
     if (table_) {
@@ -186,7 +195,7 @@ double Expectimax::decision(const Position& pos, int depth, double alpha, double
                     bound = bound == kUpper ? kLower : bound == kLower ? kUpper : kExact;
                 }
                 if (bound == kExact || (bound == kLower && v >= beta) || (bound == kUpper && v <= alpha)) {
-                    limit_hit_ = true;  // unknown whether the stored subtree was resolved
+                    limit_hit_ = outer_limit_hit || !e->resolved;
                     return v;
                 }
             }
@@ -226,7 +235,8 @@ double Expectimax::decision(const Position& pos, int depth, double alpha, double
         }
         if (mode == Mode::Probe || alpha >= beta) break;
     }
-    if (table_ && mode != Mode::Probe) store(key, depth, best, alpha0, beta0, best_move);
+    if (table_ && mode != Mode::Probe) store(key, depth, best, alpha0, beta0, best_move, !limit_hit_);
+    limit_hit_ = limit_hit_ || outer_limit_hit;
     if (move_out) *move_out = best_move;
     return best;
 }
@@ -331,6 +341,27 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
 
 ClassicResult Expectimax::search(const Position& given) {
     const auto start = std::chrono::steady_clock::now();
+    timed_ = params_.time_ms.has_value();
+    if (timed_) deadline_ = start + std::chrono::milliseconds(*params_.time_ms);
+    node_limit_ = 0;
+    stop_ = nullptr;
+    return run(given, params_.depth ? *params_.depth : kMaxIterations, start);
+}
+
+ClassicResult Expectimax::solve(const Position& given, uint64_t max_nodes,
+                                std::optional<std::chrono::steady_clock::time_point> deadline,
+                                const std::atomic<bool>* stop) {
+    const auto start = std::chrono::steady_clock::now();
+    timed_ = deadline.has_value();
+    if (timed_) deadline_ = *deadline;
+    node_limit_ = max_nodes;
+    stop_ = stop;
+    ClassicResult result = run(given, kMaxIterations, start);
+    stop_ = nullptr;
+    return result;
+}
+
+ClassicResult Expectimax::run(const Position& given, int last, std::chrono::steady_clock::time_point start) {
     if (given.over) throw ArgumentError("position", "position: the game is over, there is no move to choose");
     const Position root = public_view(given);
     root_colour_ = colour_of(root.to_move);
@@ -340,9 +371,6 @@ ClassicResult Expectimax::search(const Position& given) {
         table_.reset(new Entry[entries]());
         table_mask_ = entries - 1;
     }
-    timed_ = params_.time_ms.has_value();
-    if (timed_) deadline_ = start + std::chrono::milliseconds(*params_.time_ms);
-    const int last = params_.depth ? *params_.depth : kMaxIterations;
     nodes_ = 0;
     root_hint_ = kNoMove;
     ClassicResult result;
@@ -357,8 +385,11 @@ ClassicResult Expectimax::search(const Position& given) {
         result.value = v;
         result.depth = d;
         root_hint_ = best;
-        if (!limit_hit_) break;  // every line ended the game: deeper iterations change nothing
-        if (timed_ && out_of_time()) break;
+        result.exact = !limit_hit_;
+        if (result.exact) break;  // every line ended the game: deeper iterations change nothing
+        if ((timed_ && std::chrono::steady_clock::now() >= deadline_) || (node_limit_ && nodes_ >= node_limit_) ||
+            (stop_ && stop_->load(std::memory_order_relaxed)))
+            break;
     }
     aborted_ = false;
     result.nodes = nodes_;

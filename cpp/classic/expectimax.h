@@ -12,10 +12,14 @@
 // hands, heroes, discard, the pile as a set, side to move and the rules (never the pile's order).
 // Its entries cut off only at the same remaining depth, so the value of a depth-N search is
 // exactly the depth-N expectimax value with or without the table (no search instability).
+// Each entry also records whether its subtree met a depth-limited leaf, so that a table cut-off
+// does not hide that an iteration was exact (ClassicResult::exact).
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "classic/evaluation.h"
 #include "classic/params.h"
@@ -38,6 +42,16 @@ public:
     ~Expectimax();
     // Throws ArgumentError("position") if pos is over. Keeps the table between searches.
     ClassicResult search(const Position& pos);
+    // An exact solve (an endgame solver for other searches): iterative deepening from depth 1 until
+    // an iteration is exact (ClassicResult::exact), or until max_nodes positions are visited or the
+    // deadline passes, whichever comes first; the parameters' own budget is not used. With a node
+    // budget only (no deadline) the result is a function of the position and the table. exact is
+    // false when the budget ran out first; the move and value are then the last completed
+    // iteration's. `stop`, when given and set (from any thread), ends it like the budget.
+    // Throws ArgumentError("position") if pos is over.
+    ClassicResult solve(const Position& pos, uint64_t max_nodes,
+                        std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt,
+                        const std::atomic<bool>* stop = nullptr);
     void reset();  // clears the table
     const ExpectimaxParams& params() const { return params_; }
 
@@ -51,8 +65,11 @@ private:
     double chance(const Position& pos, int depth, double alpha, double beta);
     int order_moves(const Position& pos, Move tt_move, Move* out) const;
     Entry* probe_table(uint64_t key);
-    void store(uint64_t key, int depth, double v, double alpha, double beta, Move best);
-    bool out_of_time();
+    void store(uint64_t key, int depth, double v, double alpha, double beta, Move best, bool resolved);
+    bool out_of_budget();
+    // Iterative deepening to depth `last` (stopping early when an iteration is exact), the first
+    // iteration always completed; the budget: node_limit_ (0 = none) and deadline_ if timed_.
+    ClassicResult run(const Position& given, int last, std::chrono::steady_clock::time_point start);
 
     ExpectimaxParams params_;
     std::shared_ptr<const learning::Network> network_;
@@ -65,6 +82,8 @@ private:
     bool limit_hit_ = false;    // this iteration met a depth-limited leaf or a table cut-off
     std::chrono::steady_clock::time_point deadline_;
     bool timed_ = false;
+    uint64_t node_limit_ = 0;  // solve(): abort an iteration once this many nodes are visited; 0 = none
+    const std::atomic<bool>* stop_ = nullptr;  // solve(): abort when set
     bool can_abort_ = false;  // the first iteration always completes
     Move root_hint_ = kNoMove;  // the previous iteration's best move, searched first at the root
 };

@@ -51,6 +51,10 @@ struct ClassicResult {
     int depth = 0;        // plies of the deepest completed iteration
     uint64_t nodes = 0;   // positions visited (every decision node and leaf, probes included)
     double time_ms = 0;
+    // The deepest completed iteration met no depth-limited leaf: every line it searched ended the
+    // game, so value is the game's exact expected result under best play by both colours (R12:
+    // +-kWinValue a win or loss, 0 a draw, averaged over the draws) and no deeper search changes it.
+    bool exact = false;
 };
 
 }  // namespace rosen::classic

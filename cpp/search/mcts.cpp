@@ -47,6 +47,7 @@ Searcher::Searcher(const SearchParams& p, std::shared_ptr<const learning::Networ
 void Searcher::reset() {
     std::lock_guard<std::mutex> lock(searching_);
     rooted_ = false;
+    if (solver_) solver_->reset();
 }
 
 void Searcher::set_root_noise(const float* noise, int count, float fraction) {
@@ -73,6 +74,9 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
     if (noise_count && noise_count != legal_moves(root).size)
         throw ArgumentError("noise", "noise: " + std::to_string(noise_count) + " values for " +
                                          std::to_string(legal_moves(root).size) + " root moves");
+    const auto start = Clock::now();
+    // The endgame solver goes first, with its share of the budget; the tree gets the rest.
+    const std::optional<classic::ClassicResult> proof = solve(root, iterations, time_ms, start);
     // This search's parameters: the defaults that depend on the game and the network resolved.
     SearchParams params = params_;
     params.minimax_weight = minimax_weight_of(params_, network_ != nullptr, root.players());
@@ -85,7 +89,7 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
     }
     rooted_ = true;
 
-    const auto start = Clock::now();
+    const auto tree_start = Clock::now();
     const auto deadline = start + std::chrono::milliseconds(time_ms);
     std::atomic<uint64_t> started{0};
     std::vector<TreeStats> stats(trees_.size());
@@ -105,8 +109,47 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
     work(0);
     for (auto& h : helpers) h.join();
     stop_.store(false, std::memory_order_relaxed);  // honoured (or not needed): see stop()
-    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return collect(stats, seconds, reused);
+    const auto end = Clock::now();
+    SearchResult r = collect(stats, std::chrono::duration<double>(end - tree_start).count(), reused);
+    r.time_ms = std::chrono::duration<double, std::milli>(end - start).count();
+    if (proof) apply_proof(r, *proof);
+    return r;
+}
+
+std::optional<classic::ClassicResult> Searcher::solve(const Position& root, uint64_t iterations, uint64_t time_ms,
+                                                      Clock::time_point start) {
+    const double share = params_.solve_share;
+    if (share <= 0 || root.supply() > kSolveSupply) return std::nullopt;
+    std::optional<Clock::time_point> deadline;
+    uint64_t nodes = 0;  // 0: no node limit
+    if (time_ms) {
+        deadline = start + std::chrono::microseconds(uint64_t(double(time_ms) * 1000.0 * share));
+    } else {
+        nodes = std::max<uint64_t>(1, uint64_t(double(iterations) * double(kSolveNodesPerIteration) * share));
+    }
+    if (!solver_) {
+        classic::ExpectimaxParams ep;
+        ep.depth = 1;     // unused: solve() has its own budget
+        ep.tt_mb = 4;     // a few hundred thousand positions a solve: 4 MiB holds their decision nodes
+        solver_ = std::make_unique<classic::Expectimax>(ep);
+    }
+    classic::ClassicResult proof = solver_->solve(root, nodes, deadline, &stop_);
+    if (!proof.exact) return std::nullopt;
+    return proof;
+}
+
+void Searcher::apply_proof(SearchResult& r, const classic::ClassicResult& proof) {
+    r.proven = true;
+    r.winrate = (proof.value / double(classic::kWinValue) + 1.0) / 2.0;
+    // Every move loses for certain: the tree's choice is as good against best play, and better
+    // against a player who can still go wrong.
+    if (proof.value <= -double(classic::kWinValue)) return;
+    const auto it = std::find_if(r.moves.begin(), r.moves.end(), [&](const MoveInfo& m) { return m.move == proof.move; });
+    if (it == r.moves.end()) return;  // cannot happen: both searched the same root's legal moves
+    std::rotate(r.moves.begin(), it, it + 1);
+    r.best_move = proof.move;
+    r.score = r.moves[0].score;
+    r.pv = r.moves[0].pv;
 }
 
 SearchResult Searcher::collect(const std::vector<TreeStats>& stats, double seconds, uint64_t reused) const {

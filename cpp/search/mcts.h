@@ -4,11 +4,14 @@
 // from another thread, and reports what an engine user reads (PROTOCOL.md analysis fields).
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
+#include "classic/expectimax.h"
 #include "learning/network.h"
 #include "rosenkoenig/position.h"
 #include "search/params.h"
@@ -38,8 +41,12 @@ struct SearchResult {
     uint64_t reused_visits = 0;     // root visits kept from the previous search (tree reuse)
     double nps = 0.0;               // iterations per second
     double time_ms = 0.0;
-    double winrate = 0.5;           // of the best move
+    double winrate = 0.5;           // of the best move (proven: the exact expected result, 0..1)
     double score = 0.0;             // expected margin of the best move
+    // The endgame solver (params.h: solve_share) proved the position's value: winrate is then that
+    // exact value and best_move a move that attains it (the solver's, or the tree's when every move
+    // loses for certain); moves and pv stay the tree's, the best move first.
+    bool proven = false;
 };
 
 class Searcher {
@@ -77,10 +84,17 @@ public:
 
 private:
     SearchResult collect(const std::vector<TreeStats>& stats, double seconds, uint64_t reused) const;
+    // The endgame solver's exact result for root, or nullopt when it is off, the root is too far from
+    // the end, or its share of this search's budget ran out before a proof.
+    std::optional<classic::ClassicResult> solve(const Position& root, uint64_t iterations, uint64_t time_ms,
+                                                std::chrono::steady_clock::time_point start);
+    // Puts the proven move first in r and takes the solver's value.
+    static void apply_proof(SearchResult& r, const classic::ClassicResult& proof);
 
     SearchParams params_;
     std::shared_ptr<const learning::Network> network_;
     std::vector<std::unique_ptr<Tree>> trees_;
+    std::unique_ptr<classic::Expectimax> solver_;  // made at the first solve; its table kept like the trees
     bool rooted_ = false;
     std::atomic<bool> stop_{false};
     std::mutex searching_;

@@ -37,7 +37,7 @@ bool enumerated(const ParamInfo& info) { return !info.choices[0].empty(); }
 
 }  // namespace
 
-const std::array<ParamInfo, 19> kParamInfo = {{
+const std::array<ParamInfo, 20> kParamInfo = {{
     {"iterations", &P::iterations, 0, 1e15, {}, "playouts over all threads; 0 = no limit (then time_ms must be set)"},
     {"time_ms", &P::time_ms, 0, 1e9, {}, "wall-clock budget in milliseconds; 0 = no limit"},
     {"exploration", &P::exploration, 0, 100, {}, "the UCT constant c in q + c * sqrt(ln N / n); rewards lie in [0, 1]"},
@@ -68,6 +68,9 @@ const std::array<ParamInfo, 19> kParamInfo = {{
      "with a network: the PUCT constant c in q + c * prior * sqrt(N) / (1 + n) (replaces UCT's exploration)"},
     {"network_value_weight", &P::network_value_weight, 0, 1, {},
      "with a network: a leaf's value is w * the network's + (1 - w) * a rollout's; 1 = the network's only"},
+    {"solve_share", &P::solve_share, 0, 1, {},
+     "endgame solver: near the end, an exact expectimax first tries to prove the best move with this share of the "
+     "budget (of time_ms, else of iterations at 6 positions each); 0 = off"},
 }};
 
 std::string_view choice_name(const ParamInfo& info, int value) {

@@ -57,7 +57,23 @@ struct SearchParams {
     // leaf w * the network's value + (1 - w) * a rollout's, w = network_value_weight.
     double puct_c = 1.0;
     double network_value_weight = 1.0;
+    // The endgame solver: with at most kSolveSupply tokens left in the supply (R1, R8), an exact
+    // expectimax (classic/expectimax.h: every draw averaged, no evaluation in its last iteration)
+    // first tries to prove the game's value with this share of the search's budget: of time_ms
+    // with a time budget, else solve_share * iterations * kSolveNodesPerIteration positions (a
+    // function of the position, so seeded searches stay reproducible). A proven best move is
+    // played unless every move loses for certain (then the tree's move, which may still give a
+    // fallible opponent chances); the tree gets the rest of the budget either way. 0 = off.
+    double solve_share = 0.0;
 };
+
+// The supply (tokens left to place) at or below which the endgame solver is tried: above it an
+// exact solve almost never fits a 200 ms budget (docs/search.md, "Endgame solver"), and the
+// attempt would only take time from the tree.
+constexpr int kSolveSupply = 4;
+// Solver positions per tree iteration under an iteration budget: about the same time each (an
+// expectimax node takes about 0.5 us, an iteration with the network about 3 us).
+constexpr uint64_t kSolveNodesPerIteration = 6;
 
 // rollout_cutoff's default: the cut-off that was measured best for the game being searched
 // (docs/strength.md): 10 plies in the 2-player game; none in the 4-player team game, where full
@@ -102,7 +118,7 @@ struct ParamInfo {
 };
 
 // Every field, in declaration order.
-extern const std::array<ParamInfo, 19> kParamInfo;
+extern const std::array<ParamInfo, 20> kParamInfo;
 
 // The word of an enumerated field's value, and the value of a word (nullopt if unknown).
 std::string_view choice_name(const ParamInfo& info, int value);

@@ -129,11 +129,13 @@ class SearchResult:
     the first draw, whose card is unknown. depth: mean plies inside the tree per iteration;
     seldepth: the deepest. tree_size: nodes in the trees (all threads). iterations: playouts of
     this search. reused_visits: root visits kept from the previous search by tree reuse. nps:
-    iterations per second. time_ms: elapsed. winrate, score: of the best move.
+    iterations per second (of the tree). time_ms: elapsed. winrate, score: of the best move.
+    proven: the endgame solver (``solve_share``) proved the position's value; winrate is then that
+    exact expected result and best_move a move that attains it (docs/search.md, "Endgame solver").
     """
 
     __slots__ = ("best_move", "moves", "pv", "depth", "seldepth", "tree_size", "iterations", "reused_visits", "nps",
-                 "time_ms", "winrate", "score")
+                 "time_ms", "winrate", "score", "proven")
 
     def __init__(self, raw: Any) -> None:
         self.best_move = Move(raw.best_move)
@@ -149,6 +151,7 @@ class SearchResult:
         self.time_ms: float = raw.time_ms
         self.winrate: float = raw.winrate
         self.score: float = raw.score
+        self.proven: bool = raw.proven
 
     @property
     def visits(self) -> int:
@@ -158,6 +161,7 @@ class SearchResult:
     def __repr__(self) -> str:
         top = ", ".join(f"{m.move}:{m.visits}/{m.winrate:.3f}" for m in self.moves[:5])
         return (f"SearchResult(best_move={str(self.best_move)!r}, winrate={self.winrate:.3f}, score={self.score:+.1f}, "
+                f"{'proven=True, ' if self.proven else ''}"
                 f"pv='{' '.join(str(m) for m in self.pv)}', depth={self.depth:.1f}, seldepth={self.seldepth}, "
                 f"tree_size={self.tree_size}, iterations={self.iterations}, nps={self.nps:.0f}, "
                 f"time_ms={self.time_ms:.1f}, moves=[{top}])")
