@@ -138,8 +138,8 @@ def test_the_search_plays_a_proven_best_move():
 
 
 # From a match against alphabeta:depth=7 (seed 40029, rosen White): three tokens left, White to
-# move. Drawing wins 99.89% of the games (solved exactly: 766 746 positions, 18 plies); NW2, what
-# the network's tree plays here even at 140 000 iterations, wins only 29.6%.
+# move. Drawing a card is worth +0.9989 in P(win) - P(loss) (solved exactly: 766 746 positions,
+# 18 plies); NW2, what the network's tree plays here even at 140 000 iterations, only +0.296.
 NW2_BLUNDER = ("1w3rrrw/w2wrrww1/3wwwwrw/1rw2wwrr/rwr1rw1r1/r1wrrrwrw/1r1ww4/1rr1w4/1w1wr1rww h1 w "
                "NE3,SE2,SW3,W3,NW3 N3,SW1,SW2,NW2 3 1 N2,NE1,E1,E3,SE3,W2 *")
 
