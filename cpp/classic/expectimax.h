@@ -79,7 +79,7 @@ private:
     uint64_t nodes_ = 0;
     int root_colour_ = 0;
     bool aborted_ = false;
-    bool limit_hit_ = false;    // this iteration met a depth-limited leaf or a table cut-off
+    bool limit_hit_ = false;    // met a depth-limited leaf, or a table cut-off by an entry whose subtree did
     std::chrono::steady_clock::time_point deadline_;
     bool timed_ = false;
     uint64_t node_limit_ = 0;  // solve(): abort an iteration once this many nodes are visited; 0 = none
