@@ -13,10 +13,16 @@ import pytest
 import rosen
 from reference.minimax import expectimax_root, from_position
 from rosen import _core
+from rosen.agents import AlphaBetaAgent
 from search_positions import win_in_one_fen
 
 WIN = 1_000_000  # cpp/classic/evaluation.h, kWinValue
 SOLVE_SUPPLY = 4  # cpp/search/params.h, kSolveSupply
+# From a match against alphabeta:depth=7 (seed 40029, rosen White): three tokens left, White to
+# move. Drawing a card is worth +0.9989 in P(win) - P(loss) (solved exactly in 17 plies, about
+# 380 000 positions); NW2, what the network's tree plays here even at 140 000 iterations, +0.296.
+NW2_BLUNDER = ("1w3rrrw/w2wrrww1/3wwwwrw/1rw2wwrr/rwr1rw1r1/r1wrrrwrw/1r1ww4/1rr1w4/1w1wr1rww h1 w "
+               "NE3,SE2,SW3,W3,NW3 N3,SW1,SW2,NW2 3 1 N2,NE1,E1,E3,SE3,W2 *")
 
 
 def decided_within(state, depth):
@@ -74,6 +80,42 @@ def test_solve_is_exact_no_later_than_the_tree_is_decided_and_equals_the_exhaust
         assert float(values[result.best_move]) == pytest.approx(float(value), rel=1e-9, abs=1e-6), pos.fen()
         # Only wins, losses and draws are averaged: the value is a difference of probabilities.
         assert -WIN <= result.value <= WIN
+
+
+def late_positions(players, seed, games, per_game=3):
+    """Positions with at most 3 tokens left from seeded games of a quick alpha-beta against itself
+    (longer endings than random play: fuller hands, more draws)."""
+    out = []
+    for g in range(games):
+        agents = {"red": AlphaBetaAgent(depth=2, seed=seed + g), "white": AlphaBetaAgent(depth=2, seed=seed + g + 1000)}
+        pos = rosen.Position.new(seed + g, players=players)
+        line = []
+        while not pos.is_terminal:
+            if pos.supply <= 3:
+                line.append(pos)
+            pos = pos.play(agents[pos.colour_to_move].choose(pos.hide_pile_order()))
+        out += line[:per_game]
+    return out
+
+
+def test_solve_with_the_table_agrees_with_solve_without_it_on_long_endings():
+    # Without a table every exact claim rests on the search alone (its values are the tested
+    # exhaustive ones); with one, cut-offs by resolved entries at other depths and probes' values
+    # must keep both the value and the claim. The pinned position's NW2 once came out 0.26 points
+    # off with the table (a probe's value counted as resolved when its subtree was not).
+    positions = late_positions(2, 900, 10) + late_positions(4, 950, 6) + [rosen.Position(NW2_BLUNDER).play("NW2")]
+    warm = _core._Expectimax(depth=1, tt_mb=4)
+    compared = mixed = 0
+    for pos in positions:
+        plain = _core._Expectimax(depth=1, tt_mb=0).solve(pos, max_nodes=4_000_000)
+        if not plain.exact:
+            continue
+        for result in (_core._Expectimax(depth=1, tt_mb=4).solve(pos, max_nodes=10**7), warm.solve(pos, max_nodes=10**7)):
+            assert result.exact, pos.fen()
+            assert result.value == pytest.approx(plain.value, rel=1e-12, abs=1e-6), pos.fen()
+        compared += 1
+        mixed += -WIN < plain.value < WIN
+    assert compared >= 15 and mixed >= 4
 
 
 def test_the_table_kept_between_solves_changes_no_value_nor_exactness():
@@ -137,11 +179,6 @@ def test_the_search_plays_a_proven_best_move():
     assert proven >= 15
 
 
-# From a match against alphabeta:depth=7 (seed 40029, rosen White): three tokens left, White to
-# move. Drawing a card is worth +0.9989 in P(win) - P(loss) (solved exactly: 766 746 positions,
-# 18 plies); NW2, what the network's tree plays here even at 140 000 iterations, only +0.296.
-NW2_BLUNDER = ("1w3rrrw/w2wrrww1/3wwwwrw/1rw2wwrr/rwr1rw1r1/r1wrrrwrw/1r1ww4/1rr1w4/1w1wr1rww h1 w "
-               "NE3,SE2,SW3,W3,NW3 N3,SW1,SW2,NW2 3 1 N2,NE1,E1,E3,SE3,W2 *")
 
 
 def test_the_solver_corrects_a_move_the_tree_gets_wrong():

@@ -170,9 +170,10 @@ double Expectimax::value(const Position& pos, int depth, double alpha, double be
 // first move in order and returns its value, storing nothing; move_out then gets that move (or
 // kNoMove after a table cut-off). Mode::Root gets the best move in move_out, puts the previous
 // iteration's best first and is never cut off by the table. known_move, when given, is a move whose
-// exact value known_value a probe already found: it is not searched again.
+// exact value known_value a probe already found: it is not searched again (known_resolved: that
+// probe met no depth-limited leaf, so the value counts as resolved here too).
 double Expectimax::decision(const Position& pos, int depth, double alpha, double beta, Mode mode, Move* move_out,
-                            Move known_move, double known_value) {
+                            Move known_move, double known_value, bool known_resolved) {
     ++nodes_;
     if (can_abort_ && out_of_budget()) aborted_ = true;
     if (aborted_) return 0;
@@ -187,7 +188,9 @@ double Expectimax::decision(const Position& pos, int depth, double alpha, double
         key = public_hash(pos);
         if (const Entry* e = probe_table(key)) {
             if (hint == kNoMove) hint = e->move;
-            if (e->depth == depth && mode != Mode::Root) {
+            // A resolved entry holds the game's value (or a bound of it): in a solve it serves
+            // any remaining depth, which lets each deepening reuse what the last one proved.
+            if ((e->depth == depth || (solving_ && e->resolved)) && mode != Mode::Root) {
                 double v = e->value;
                 Bound bound = Bound(e->bound);
                 if (root_colour_ != kRed) {
@@ -212,6 +215,7 @@ double Expectimax::decision(const Position& pos, int depth, double alpha, double
         double v;
         if (m == known_move) {
             v = known_value;
+            if (!known_resolved) limit_hit_ = true;
         } else if (m == kDraw) {
             v = chance(pos, depth, alpha, beta);
         } else {
@@ -253,12 +257,14 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
     bool exact[kCards];
     Move probed_move[kCards];    // a child's first move whose exact value the probe found, or kNoMove
     double probed_value[kCards];
+    bool probed_resolved[kCards];  // that probe met no depth-limited leaf
     bool open = false;
     int i = 0;
     for (CardMask m = drawable; m; m &= m - 1, ++i) {
         cards[i] = std::countr_zero(m);
         probed_move[i] = kNoMove;
         probed_value[i] = 0;
+        probed_resolved[i] = false;
         Position next = pos;
         apply_draw(next, cards[i]);
         exact[i] = next.over || d == 0;
@@ -291,11 +297,16 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
             Position next = pos;
             apply_draw(next, cards[j]);
             Move first;
+            const bool outer_limit_hit = limit_hit_;  // the probe's own, apart, for probed_resolved
+            limit_hit_ = false;
             const double v = decision(next, d, wlo, whi, Mode::Probe, &first);
+            const bool probe_limit_hit = limit_hit_;
+            limit_hit_ = outer_limit_hit || probe_limit_hit;
             if (aborted_) return 0;
             if (first != kNoMove && v > wlo && v < whi) {  // the first move's exact value: not searched again
                 probed_move[j] = first;
                 probed_value[j] = v;
+                probed_resolved[j] = !probe_limit_hit;
             }
             if (successors_max && v > wlo && v > lo[j]) {
                 total_lo += std::min(v, hi[j]) - lo[j];
@@ -326,7 +337,7 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
             Position next = pos;
             apply_draw(next, cards[j]);
             v = decision(next, d, std::max(a, lo[j]), std::min(b, hi[j]), Mode::Full, nullptr, probed_move[j],
-                         probed_value[j]);
+                         probed_value[j], probed_resolved[j]);
             if (aborted_) return 0;
             v = std::clamp(v, lo[j], hi[j]);
             if (v >= b) return fail_high((done + v + later_lo) / count, beta);
@@ -345,6 +356,7 @@ ClassicResult Expectimax::search(const Position& given) {
     if (timed_) deadline_ = start + std::chrono::milliseconds(*params_.time_ms);
     node_limit_ = 0;
     stop_ = nullptr;
+    solving_ = false;
     return run(given, params_.depth ? *params_.depth : kMaxIterations, start);
 }
 
@@ -356,8 +368,10 @@ ClassicResult Expectimax::solve(const Position& given, uint64_t max_nodes,
     if (timed_) deadline_ = *deadline;
     node_limit_ = max_nodes;
     stop_ = stop;
+    solving_ = true;
     ClassicResult result = run(given, kMaxIterations, start);
     stop_ = nullptr;
+    solving_ = false;
     return result;
 }
 

@@ -13,7 +13,8 @@
 // Its entries cut off only at the same remaining depth, so the value of a depth-N search is
 // exactly the depth-N expectimax value with or without the table (no search instability).
 // Each entry also records whether its subtree met a depth-limited leaf, so that a table cut-off
-// does not hide that an iteration was exact (ClassicResult::exact).
+// does not hide that an iteration was exact (ClassicResult::exact); solve() lets such resolved
+// entries (game values, depth-independent) cut off at any remaining depth.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -61,7 +62,7 @@ private:
     double leaf(const Position& pos) const;  // a leaf's value from the root's colour
     enum class Mode { Root, Full, Probe };
     double decision(const Position& pos, int depth, double alpha, double beta, Mode mode, Move* move_out,
-                    Move known_move = kNoMove, double known_value = 0);
+                    Move known_move = kNoMove, double known_value = 0, bool known_resolved = true);
     double chance(const Position& pos, int depth, double alpha, double beta);
     int order_moves(const Position& pos, Move tt_move, Move* out) const;
     Entry* probe_table(uint64_t key);
@@ -84,6 +85,7 @@ private:
     bool timed_ = false;
     uint64_t node_limit_ = 0;  // solve(): abort an iteration once this many nodes are visited; 0 = none
     const std::atomic<bool>* stop_ = nullptr;  // solve(): abort when set
+    bool solving_ = false;  // solve(): resolved table entries cut off at any remaining depth
     bool can_abort_ = false;  // the first iteration always completes
     Move root_hint_ = kNoMove;  // the previous iteration's best move, searched first at the root
 };
