@@ -13,9 +13,12 @@ SearchParams itself sees the raw values.
 """
 from __future__ import annotations
 
+import numbers
 import os
 import pickle
 import sys
+
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 if __name__ == "__main__":  # fuzzing: atheris instruments rosen before this module imports it
@@ -51,7 +54,8 @@ def _field_value(inp: Input, name: str):
 
 
 def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    # NumPy integers too: the search takes them (np.int64 iterations once ran a search for 50 s).
+    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
 
 
 def _budget(kwargs: dict) -> dict:
