@@ -18,8 +18,6 @@ import os
 import pickle
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 if __name__ == "__main__":  # fuzzing: atheris instruments rosen before this module imports it
     from _atheris_main import fuzz_main
@@ -55,7 +53,7 @@ def _field_value(inp: Input, name: str):
 
 def _is_int(x) -> bool:
     # NumPy integers too: the search takes them (np.int64 iterations once ran a search for 50 s).
-    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 def _budget(kwargs: dict) -> dict:

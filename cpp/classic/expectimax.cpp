@@ -99,10 +99,15 @@ void Expectimax::reset() {
     if (table_) std::fill(table_.get(), table_.get() + table_mask_ + 1, Entry{});
 }
 
-bool Expectimax::out_of_budget() {
+bool Expectimax::budget_spent() const {
+    return (node_limit_ && nodes_ >= node_limit_) || (stop_ && stop_->load(std::memory_order_relaxed)) ||
+           (timed_ && std::chrono::steady_clock::now() >= deadline_);
+}
+
+bool Expectimax::out_of_budget() const {
+    // Inside an iteration: the node count at every node, the clock and the stop flag every 1024.
     if (node_limit_ && nodes_ >= node_limit_) return true;
-    if (stop_ && (nodes_ & 1023) == 0 && stop_->load(std::memory_order_relaxed)) return true;
-    return timed_ && (nodes_ & 1023) == 0 && std::chrono::steady_clock::now() >= deadline_;
+    return (nodes_ & 1023) == 0 && budget_spent();
 }
 
 Expectimax::Entry* Expectimax::probe_table(uint64_t key) {
@@ -401,9 +406,7 @@ ClassicResult Expectimax::run(const Position& given, int last, std::chrono::stea
         root_hint_ = best;
         result.exact = !limit_hit_;
         if (result.exact) break;  // every line ended the game: deeper iterations change nothing
-        if ((timed_ && std::chrono::steady_clock::now() >= deadline_) || (node_limit_ && nodes_ >= node_limit_) ||
-            (stop_ && stop_->load(std::memory_order_relaxed)))
-            break;
+        if (budget_spent()) break;
     }
     aborted_ = false;
     result.nodes = nodes_;

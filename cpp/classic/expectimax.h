@@ -67,7 +67,8 @@ private:
     int order_moves(const Position& pos, Move tt_move, Move* out) const;
     Entry* probe_table(uint64_t key);
     void store(uint64_t key, int depth, double v, double alpha, double beta, Move best, bool resolved);
-    bool out_of_budget();
+    bool budget_spent() const;   // the node limit, the stop flag or the deadline, checked now
+    bool out_of_budget() const;  // budget_spent() at the cadence an iteration can afford
     // Iterative deepening to depth `last` (stopping early when an iteration is exact), the first
     // iteration always completed; the budget: node_limit_ (0 = none) and deadline_ if timed_.
     ClassicResult run(const Position& given, int last, std::chrono::steady_clock::time_point start);
