@@ -174,8 +174,25 @@ def test_the_default_minimax_weight_follows_the_search(evaluator, players, with_
     assert _moves_view(default) != _moves_view(other)
 
 
+@pytest.mark.parametrize("players, weight", [(2, 1.0), (4, 0.5)])
+def test_the_default_network_value_weight_follows_the_game(evaluator, players, weight):
+    """network_value_weight's default (-1) is 1 (the network's value alone) in the 2-player game and
+    0.5 (half a rollout at each leaf) in the team game (cpp/search/params.h: network_value_weight_of):
+    the default search is bit for bit the search with that weight named, and not the one with the
+    other weight."""
+    assert rosen.SearchParams().network_value_weight == -1
+    pos = midgame(seed=9, plies=8, players=players)
+    default = rosen.search(pos, iterations=600, seed=3, evaluator=evaluator)
+    named = rosen.search(pos, iterations=600, seed=3, evaluator=evaluator, network_value_weight=weight)
+    other = rosen.search(pos, iterations=600, seed=3, evaluator=evaluator,
+                         network_value_weight=0.5 if weight == 1.0 else 1.0)
+    assert _moves_view(default) == _moves_view(named)
+    assert _moves_view(default) != _moves_view(other)
+
+
+@pytest.mark.parametrize("field", ["minimax_weight", "network_value_weight"])
 @pytest.mark.parametrize("bad", [-0.5, -1e-9, -1.0000001, -2, 1.5, float("nan"), float("-inf")])
-def test_minimax_weight_is_0_to_1_or_minus_1(bad):
-    with pytest.raises(ValueError, match=r"^minimax_weight: expected 0\.\.1, or -1 for the default, got ") as info:
-        rosen.SearchParams(minimax_weight=bad)
-    assert info.value.field == "minimax_weight"
+def test_the_blend_weights_are_0_to_1_or_minus_1(field, bad):
+    with pytest.raises(ValueError, match=rf"^{field}: expected 0\.\.1, or -1 for the default, got ") as info:
+        rosen.SearchParams(**{field: bad})
+    assert info.value.field == field

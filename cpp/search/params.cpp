@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <type_traits>
+#include <utility>
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
 #endif
@@ -66,8 +67,9 @@ const std::array<ParamInfo, 20> kParamInfo = {{
      "selection; -1 = the measured best for the search (0.3; 0 with a network in the 2-player game)"},
     {"puct_c", &P::puct_c, 0, 100, {},
      "with a network: the PUCT constant c in q + c * prior * sqrt(N) / (1 + n) (replaces UCT's exploration)"},
-    {"network_value_weight", &P::network_value_weight, 0, 1, {},
-     "with a network: a leaf's value is w * the network's + (1 - w) * a rollout's; 1 = the network's only"},
+    {"network_value_weight", &P::network_value_weight, -1, 1, {},
+     "with a network: a leaf's value is w * the network's + (1 - w) * a rollout's; 1 = the network's only; "
+     "-1 = the measured best for the game (1 with 2 players, 0.5 with 4)"},
     {"solve_share", &P::solve_share, 0, 1, {},
      "endgame solver: near the end, an exact expectimax first tries to prove the best move with this share of the "
      "budget (of time_ms, else of iterations at 6 positions each); 0 = off"},
@@ -93,10 +95,12 @@ uint64_t max_tree_size_limit() {
 }
 
 void validate(const SearchParams& p) {
-    // Checked first: the table's range (-1..1) admits the values between -1 and 0, which mean nothing.
-    if (!(p.minimax_weight == kAutoMinimax || (p.minimax_weight >= 0 && p.minimax_weight <= 1)))
-        throw ArgumentError("minimax_weight", "minimax_weight: expected 0..1, or -1 for the default, got " +
-                                                  number(p.minimax_weight));
+    // The weights whose -1 means "the measured default", checked first: the table's range (-1..1)
+    // admits the values between -1 and 0, which mean nothing.
+    for (const auto& [name, w] : {std::pair{"minimax_weight", p.minimax_weight},
+                                  std::pair{"network_value_weight", p.network_value_weight}})
+        if (!(w == -1 || (w >= 0 && w <= 1)))
+            throw ArgumentError(name, std::string(name) + ": expected 0..1, or -1 for the default, got " + number(w));
     for (const ParamInfo& info : kParamInfo) {
         const double v = value_of(p, info);
         if (v >= info.min && v <= info.max) continue;  // false for NaN too

@@ -54,9 +54,10 @@ struct SearchParams {
     double minimax_weight = -1;
     // Search with a network (Searcher's second argument; without one these two change nothing):
     // PUCT selection q + puct_c * prior * sqrt(N) / (1 + n) over the network's priors, and at a
-    // leaf w * the network's value + (1 - w) * a rollout's, w = network_value_weight.
+    // leaf w * the network's value + (1 - w) * a rollout's, w = network_value_weight. -1 (the
+    // default): the weight measured best for the game (network_value_weight_of below).
     double puct_c = 1.0;
-    double network_value_weight = 1.0;
+    double network_value_weight = -1;
     // The endgame solver: with at most kSolveSupply tokens left in the supply (R1, R8), an exact
     // expectimax (classic/expectimax.h: every draw averaged, no evaluation in its last iteration)
     // first tries to prove the game's value with this share of the search's budget: of time_ms
@@ -100,6 +101,21 @@ constexpr double kAutoMinimaxWeightNetworkTwoPlayers = 0.0;
 constexpr double minimax_weight_of(const SearchParams& p, bool network, int players) {
     if (p.minimax_weight != kAutoMinimax) return p.minimax_weight;
     return network && players == 2 ? kAutoMinimaxWeightNetworkTwoPlayers : kAutoMinimaxWeight;
+}
+
+// network_value_weight's default: the network's value alone in the 2-player game (mixing in
+// rollouts was no stronger at 20 ms, docs/learning.md); in the team game half the network's value
+// and half a full rollout's, which beat the network's value alone head to head at 200 ms a move
+// (docs/strength.md, "2 Dec 2026, evening": the network's value alone falls behind the rollouts'
+// as the budget grows).
+constexpr double kAutoValueWeight = -1;
+constexpr double kAutoValueWeightTwoPlayers = 1.0;
+constexpr double kAutoValueWeightFourPlayers = 0.5;
+
+// The network's share of a leaf's value that p asks for in a search of a `players`-player game.
+constexpr double network_value_weight_of(const SearchParams& p, int players) {
+    if (p.network_value_weight != kAutoValueWeight) return p.network_value_weight;
+    return players == 2 ? kAutoValueWeightTwoPlayers : kAutoValueWeightFourPlayers;
 }
 
 // A pointer to one field of SearchParams, by its type.
