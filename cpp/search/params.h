@@ -105,9 +105,9 @@ constexpr double minimax_weight_of(const SearchParams& p, bool network, int play
 
 // network_value_weight's default: the network's value alone in the 2-player game (mixing in
 // rollouts was no stronger at 20 ms, docs/learning.md); in the team game half the network's value
-// and half a full rollout's, which beat the network's value alone head to head at 200 ms a move
-// (docs/strength.md, "2 Dec 2026, evening": the network's value alone falls behind the rollouts'
-// as the budget grows).
+// and half a full rollout's, which scored 12 points more than the network's value alone against
+// the old default team at 200 ms a move (the same 200 games; head to head the two were level:
+// docs/strength.md, "2 Dec 2026, evening").
 constexpr double kAutoValueWeight = -1;
 constexpr double kAutoValueWeightTwoPlayers = 1.0;
 constexpr double kAutoValueWeightFourPlayers = 0.5;
