@@ -29,10 +29,11 @@ import rosen  # noqa: E402
 FLOAT_FIELDS = ("exploration", "prior_weight", "margin_weight", "temperature", "hero_cost", "draw_value",
                 "block_weight", "eval_scale", "minimax_weight", "puct_c", "network_value_weight", "solve_share")
 INT_FIELDS = ("rollout_cutoff", "threads", "seed", "max_tree_size", "iterations", "time_ms")
-STR_FIELDS = {"rollout": ["heuristic", "random", "HEURISTIC", ""], "reward": ["win", "margin", "Win", "draw"]}
+STR_FIELDS = {"rollout": ["heuristic", "random", "HEURISTIC", ""], "reward": ["win", "margin", "Win", "draw"],
+              "minimax_values": ["auto", "static", "network", "Network", "rollout"]}
 FIELDS = ("exploration", "prior_weight", "rollout", "rollout_cutoff", "reward", "margin_weight", "threads", "seed",
           "max_tree_size", "temperature", "hero_cost", "draw_value", "block_weight", "eval_scale", "iterations",
-          "time_ms", "minimax_weight", "puct_c", "network_value_weight", "solve_share")
+          "time_ms", "minimax_weight", "minimax_values", "puct_c", "network_value_weight", "solve_share")
 #: Budget caps for the search call (not for SearchParams).
 CAPS = {"iterations": 200, "time_ms": 30, "threads": 2, "max_tree_size": 20_000}
 

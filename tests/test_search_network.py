@@ -23,7 +23,7 @@ import pytest  # noqa: E402
 import rosen  # noqa: E402
 from rosen.encoding import action_index  # noqa: E402
 from rosen.learning import Evaluator, random_network, save_network  # noqa: E402
-from search_positions import midgame, pile_variants  # noqa: E402
+from search_positions import midgame, pile_variants, win_in_one_fen  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -75,15 +75,15 @@ def test_a_leaf_takes_the_network_value(evaluator):
 
 
 @pytest.mark.parametrize("players, plies", [(2, 0), (2, 15), (4, 10)])
-@pytest.mark.parametrize("minimax_weight, value_weight", [(0.0, 1.0), (0.3, 0.5)])
-def test_R14_and_determinism_with_a_network(evaluator, players, plies, minimax_weight, value_weight):
+@pytest.mark.parametrize("minimax_weight, values, value_weight",
+                         [(0.0, "static", 1.0), (0.3, "static", 0.5), (0.5, "network", 1.0), (0.3, "network", 0.5)])
+def test_R14_and_determinism_with_a_network(evaluator, players, plies, minimax_weight, values, value_weight):
+    kw = dict(iterations=1500, seed=6, evaluator=evaluator, minimax_weight=minimax_weight, minimax_values=values,
+              network_value_weight=value_weight)
     variants = pile_variants(midgame(seed=21, plies=plies, players=players))
-    results = [rosen.search(v, iterations=1500, seed=6, evaluator=evaluator, minimax_weight=minimax_weight,
-                            network_value_weight=value_weight) for v in variants]
+    results = [rosen.search(v, **kw) for v in variants]
     assert len({repr(signature(r)) for r in results}) == 1
-    again = rosen.search(variants[0], iterations=1500, seed=6, evaluator=evaluator, minimax_weight=minimax_weight,
-                         network_value_weight=value_weight)
-    assert signature(again) == signature(results[0])
+    assert signature(rosen.search(variants[0], **kw)) == signature(results[0])
 
 
 def test_the_network_changes_the_search_and_its_knobs_matter(evaluator):
@@ -158,20 +158,57 @@ def _moves_view(result: rosen.SearchResult):
     return [(m.move, m.visits, m.winrate) for m in result.moves]
 
 
-@pytest.mark.parametrize("players, with_network, weight", [(2, False, 0.3), (4, False, 0.3), (2, True, 0.0),
-                                                             (4, True, 0.3)])
-def test_the_default_minimax_weight_follows_the_search(evaluator, players, with_network, weight):
-    """minimax_weight's default (-1) is 0.3 for the rollout search and the team game, 0 for the
-    2-player search with a network (cpp/search/params.h: minimax_weight_of): the default search is
-    bit for bit the search with that weight named, and not the one with the other weight."""
-    assert rosen.SearchParams().minimax_weight == -1
+@pytest.mark.parametrize("players, with_network, weight, values", [
+    (2, False, 0.3, "static"), (4, False, 0.3, "static"), (2, True, 0.5, "network"), (4, True, 0.3, "static")])
+def test_the_default_minimax_backups_follow_the_search(evaluator, players, with_network, weight, values):
+    """minimax_weight's and minimax_values' defaults (-1, 'auto'): the static evaluation's values at
+    0.3 for the rollout search and the team game, the network's own values at 0.5 for the 2-player
+    search with a network (cpp/search/params.h: minimax_weight_of, minimax_values_of). The default
+    search is bit for bit the search with both named, and not one with another weight or values."""
+    assert rosen.SearchParams().minimax_weight == -1 and rosen.SearchParams().minimax_values == "auto"
     pos = midgame(seed=9, plies=8, players=players)
     net = evaluator if with_network else None
     default = rosen.search(pos, iterations=600, seed=3, evaluator=net)
-    named = rosen.search(pos, iterations=600, seed=3, evaluator=net, minimax_weight=weight)
-    other = rosen.search(pos, iterations=600, seed=3, evaluator=net, minimax_weight=0.0 if weight else 0.3)
+    named = rosen.search(pos, iterations=600, seed=3, evaluator=net, minimax_weight=weight, minimax_values=values)
+    other_weight = rosen.search(pos, iterations=600, seed=3, evaluator=net, minimax_weight=0.0 if weight else 0.3,
+                                minimax_values=values)
     assert _moves_view(default) == _moves_view(named)
-    assert _moves_view(default) != _moves_view(other)
+    assert _moves_view(default) != _moves_view(other_weight)
+    if with_network:
+        other_values = rosen.search(pos, iterations=600, seed=3, evaluator=net, minimax_weight=weight,
+                                    minimax_values="static" if values == "network" else "network")
+        assert _moves_view(default) != _moves_view(other_values)
+    else:  # no network, no network values: 'network' is the static evaluation's backups
+        assert _moves_view(default) == _moves_view(
+            rosen.search(pos, iterations=600, seed=3, minimax_weight=weight, minimax_values="network"))
+    # A network search that names the static values keeps its old default weight, 0 with 2 players.
+    if with_network and players == 2:
+        static = rosen.search(pos, iterations=600, seed=3, evaluator=net, minimax_values="static")
+        assert _moves_view(static) == _moves_view(
+            rosen.search(pos, iterations=600, seed=3, evaluator=net, minimax_weight=0.0, minimax_values="static"))
+
+
+@pytest.mark.parametrize("weight", [0.5, 1.0])
+def test_network_minimax_backs_up_a_certain_win_R8_R12(evaluator, weight):
+    """The network's values back up by minimax, and a finished game's exact result with them: with
+    the whole weight on the backups (1.0) the search still finds the winning move of a win in one,
+    whatever the untrained network thinks of the other moves."""
+    pos = rosen.Position(win_in_one_fen())
+    result = rosen.search(pos, iterations=300, seed=5, evaluator=evaluator, minimax_weight=weight,
+                          minimax_values="network")
+    assert str(result.best_move) == "S1"
+
+
+def test_minimax_values_takes_its_three_words():
+    for word in ("auto", "static", "network"):
+        assert rosen.SearchParams(minimax_values=word).minimax_values == word
+    for bad in ("rollout", "Network", ""):  # exact words, as the other enumerated fields
+        with pytest.raises(ValueError, match=f"^minimax_values: expected 'auto', 'static' or 'network', got '{bad}'") \
+                as info:
+            rosen.SearchParams(minimax_values=bad)
+        assert info.value.field == "minimax_values"
+    with pytest.raises(TypeError, match="^minimax_values: expected"):
+        rosen.SearchParams(minimax_values=1)
 
 
 @pytest.mark.parametrize("players, weight", [(2, 1.0), (4, 0.5)])

@@ -57,8 +57,8 @@ void set_param(SearchParams& p, const ParamInfo& info, const py::handle& value) 
                 const std::string word = bindings::text_arg(value, info.name.data());
                 const auto choice = choice_value(info, word);
                 if (!choice)
-                    throw ArgumentError(name, name + ": expected '" + std::string(info.choices[0]) + "' or '" +
-                                                  std::string(info.choices[1]) + "', got '" + word.substr(0, 20) + "'");
+                    throw ArgumentError(name, name + ": expected " + choices_text(info) + ", got '" +
+                                                  word.substr(0, 20) + "'");
                 p.*member = T(*choice);
             }
         },
@@ -113,9 +113,10 @@ void bind_search(py::module_& m) {
                     return std::is_enum_v<T> ? "str" : std::is_same_v<T, double> ? "float" : "int";
                 },
                 info.member);
-            py::tuple choices = info.choices[0].empty()
-                                    ? py::tuple()
-                                    : py::make_tuple(std::string(info.choices[0]), std::string(info.choices[1]));
+            py::list words;
+            for (std::string_view c : info.choices)
+                if (!c.empty()) words.append(std::string(c));
+            const py::tuple choices(words);
             py::object low = py::none(), high = py::none();
             if (choices.empty()) {
                 low = std::string(type) == "float" ? py::object(py::float_(info.min))

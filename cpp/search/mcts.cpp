@@ -80,6 +80,7 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
     // This search's parameters: the defaults that depend on the game and the network resolved.
     SearchParams params = params_;
     params.minimax_weight = minimax_weight_of(params_, network_ != nullptr, root.players());
+    params.minimax_values = minimax_values_of(params_, network_ != nullptr, root.players());
     params.network_value_weight = network_value_weight_of(params_, root.players());
     uint64_t reused = 0;
     for (auto& tree : trees_) {

@@ -38,7 +38,7 @@ bool enumerated(const ParamInfo& info) { return !info.choices[0].empty(); }
 
 }  // namespace
 
-const std::array<ParamInfo, 20> kParamInfo = {{
+const std::array<ParamInfo, 21> kParamInfo = {{
     {"iterations", &P::iterations, 0, 1e15, {}, "playouts over all threads; 0 = no limit (then time_ms must be set)"},
     {"time_ms", &P::time_ms, 0, 1e9, {}, "wall-clock budget in milliseconds; 0 = no limit"},
     {"exploration", &P::exploration, 0, 100, {}, "the UCT constant c in q + c * sqrt(ln N / n); rewards lie in [0, 1]"},
@@ -63,8 +63,13 @@ const std::array<ParamInfo, 20> kParamInfo = {{
      "share of what the opponent would gain on a square that the heuristic credits for taking it"},
     {"eval_scale", &P::eval_scale, 0.1, 10000, {}, "score margin that makes a cut-off position about a 73% win"},
     {"minimax_weight", &P::minimax_weight, -1, 1, {},
-     "implicit minimax backups: weight of the static evaluation's minimax value blended into each node's mean in "
-     "selection; -1 = the measured best for the search (0.3; 0 with a network in the 2-player game)"},
+     "implicit minimax backups: weight of the minimax value (of minimax_values) blended into each node's mean in "
+     "selection; -1 = the measured best for the search (0.3; with a network in the 2-player game 0.5, or 0 if "
+     "minimax_values is 'static')"},
+    {"minimax_values", &P::minimax_values, 0, 2, {"auto", "static", "network"},
+     "what the minimax backups carry: 'static' (the static evaluation of each child), 'network' (the network's value "
+     "of each node visited; without a network, 'static'), 'auto' = 'network' in the 2-player game with a network, "
+     "else 'static'"},
     {"puct_c", &P::puct_c, 0, 100, {},
      "with a network: the PUCT constant c in q + c * prior * sqrt(N) / (1 + n) (replaces UCT's exploration)"},
     {"network_value_weight", &P::network_value_weight, -1, 1, {},
@@ -74,6 +79,15 @@ const std::array<ParamInfo, 20> kParamInfo = {{
      "endgame solver: near the end, an exact expectimax first tries to prove the best move with this share of the "
      "budget (of time_ms, else of iterations at 6 positions each); 0 = off"},
 }};
+
+std::string choices_text(const ParamInfo& info) {
+    std::string out;
+    size_t count = 0;
+    for (std::string_view c : info.choices) count += !c.empty();
+    for (size_t i = 0; i < count; ++i)
+        out += (i == 0 ? "" : i + 1 == count ? " or " : ", ") + ("'" + std::string(info.choices[i]) + "'");
+    return out;
+}
 
 std::string_view choice_name(const ParamInfo& info, int value) {
     return value >= 0 && value < int(info.choices.size()) ? info.choices[size_t(value)] : std::string_view();
@@ -106,8 +120,7 @@ void validate(const SearchParams& p) {
         if (v >= info.min && v <= info.max) continue;  // false for NaN too
         const std::string name(info.name);
         if (enumerated(info))
-            throw ArgumentError(name, name + ": expected '" + std::string(info.choices[0]) + "' or '" +
-                                          std::string(info.choices[1]) + "'");
+            throw ArgumentError(name, name + ": expected " + choices_text(info));
         throw ArgumentError(name, name + ": expected " + number(info.min) + ".." + number(info.max) + ", got " + number(v));
     }
     if (p.iterations == 0 && p.time_ms == 0)

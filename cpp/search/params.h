@@ -24,6 +24,13 @@ enum class RewardKind : uint8_t {
     Margin,  // a squashed score margin only: 1/2 + tanh(margin / scale) / 2
 };
 
+// Whose values the implicit minimax backups carry (minimax_values_of below resolves Auto).
+enum class MinimaxValues : uint8_t {
+    Auto,     // the measured best for the search: Network in the 2-player game with a network, else Static
+    Static,   // the static evaluation of every child as it is expanded (evaluator.h, child_rewards)
+    Network,  // the network's value of each node when it is first evaluated; only children visited so far count
+};
+
 struct SearchParams {
     uint64_t iterations = 1000;   // total playouts over all threads; 0 = no limit (time_ms must be set)
     uint64_t time_ms = 0;         // wall-clock budget; 0 = no limit (iterations must be set)
@@ -50,8 +57,10 @@ struct SearchParams {
     // Implicit minimax backups (Lanctot et al. 2014): every node also keeps the minimax value of
     // the static evaluation over its subtree (chance nodes average their cards), and selection
     // blends it into the node's mean: (1 - w) * mean + w * minimax. -1 (the default): the weight
-    // measured best for the search being run (minimax_weight_of below).
+    // measured best for the search being run (minimax_weight_of below). With a network,
+    // minimax_values may back up the network's values instead of the static evaluation's.
     double minimax_weight = -1;
+    MinimaxValues minimax_values = MinimaxValues::Auto;
     // Search with a network (Searcher's second argument; without one these two change nothing):
     // PUCT selection q + puct_c * prior * sqrt(N) / (1 + n) over the network's priors, and at a
     // leaf w * the network's value + (1 - w) * a rollout's, w = network_value_weight. -1 (the
@@ -89,18 +98,32 @@ constexpr int cutoff_plies(const SearchParams& p, int players) {
     return players == 2 ? kAutoCutoffTwoPlayers : kAutoCutoffFourPlayers;
 }
 
+// minimax_values' default: the network's own values in the 2-player game with a network (at
+// equal iterations and at equal time, 2-player self-play: docs/strength.md, "4 Dec 2026"); the
+// static evaluation's everywhere else (the team game's search was measured and shipped with
+// them). Without a network there are no network values: Network means Static there.
+constexpr MinimaxValues minimax_values_of(const SearchParams& p, bool network, int players) {
+    if (!network) return MinimaxValues::Static;
+    if (p.minimax_values != MinimaxValues::Auto) return p.minimax_values;
+    return players == 2 ? MinimaxValues::Network : MinimaxValues::Static;
+}
+
 // minimax_weight's default: 0.3 for the rollout search (docs/strength.md, "Implicit minimax
-// backups"); 0 for the 2-player search with a network, whose values the static evaluation's
-// minimax only pulls toward a weaker judge (SPRT at 20 ms, docs/learning.md, "Implicit minimax
+// backups"); 0.5 for the 2-player search with a network backing up its own values
+// (docs/strength.md, "4 Dec 2026"), and 0 when that search backs up the static evaluation's,
+// which only pull it toward a weaker judge (SPRT at 20 ms, docs/learning.md, "Implicit minimax
 // with the network"). The team game's network was measured and shipped with 0.3, so it keeps it.
 constexpr double kAutoMinimax = -1;
 constexpr double kAutoMinimaxWeight = 0.3;
-constexpr double kAutoMinimaxWeightNetworkTwoPlayers = 0.0;
+constexpr double kAutoMinimaxWeightNetworkTwoPlayers = 0.5;
+constexpr double kAutoMinimaxWeightNetworkStaticTwoPlayers = 0.0;
 
 // The minimax weight that p asks for in a search of a `players`-player game, with or without a network.
 constexpr double minimax_weight_of(const SearchParams& p, bool network, int players) {
     if (p.minimax_weight != kAutoMinimax) return p.minimax_weight;
-    return network && players == 2 ? kAutoMinimaxWeightNetworkTwoPlayers : kAutoMinimaxWeight;
+    if (!network || players != 2) return kAutoMinimaxWeight;
+    return minimax_values_of(p, network, players) == MinimaxValues::Network ? kAutoMinimaxWeightNetworkTwoPlayers
+                                                                           : kAutoMinimaxWeightNetworkStaticTwoPlayers;
 }
 
 // network_value_weight's default: the network's value alone in the 2-player game (mixing in
@@ -120,7 +143,8 @@ constexpr double network_value_weight_of(const SearchParams& p, int players) {
 
 // A pointer to one field of SearchParams, by its type.
 using ParamMember = std::variant<uint64_t SearchParams::*, int SearchParams::*, double SearchParams::*,
-                                 RolloutPolicy SearchParams::*, RewardKind SearchParams::*>;
+                                 RolloutPolicy SearchParams::*, RewardKind SearchParams::*,
+                                 MinimaxValues SearchParams::*>;
 
 // One field: its name (as in Python and agent specs), where it lives, the inclusive range of
 // numbers it accepts (the ranges keep every value finite in the search's float arithmetic), the
@@ -129,12 +153,15 @@ struct ParamInfo {
     std::string_view name;
     ParamMember member;
     double min = 0, max = 0;
-    std::array<std::string_view, 2> choices{};
+    std::array<std::string_view, 3> choices{};
     std::string_view doc;
 };
 
 // Every field, in declaration order.
-extern const std::array<ParamInfo, 20> kParamInfo;
+extern const std::array<ParamInfo, 21> kParamInfo;
+
+// An enumerated field's words, quoted and joined for an error message: 'a', 'b' or 'c'.
+std::string choices_text(const ParamInfo& info);
 
 // The word of an enumerated field's value, and the value of a word (nullopt if unknown).
 std::string_view choice_name(const ParamInfo& info, int value);

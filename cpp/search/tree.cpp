@@ -98,14 +98,15 @@ bool Tree::expand_moves(uint32_t n, const Position& pos, const SearchParams& p, 
         for (int i = 0; i < moves.size; ++i) priors[i] = 1.0f / float(moves.size);
     }
     float minimax[12];
-    if (p.minimax_weight > 0) child_rewards(pos, moves, p, minimax);
+    const bool static_mm = p.minimax_weight > 0 && !network_minimax(p);
+    if (static_mm) child_rewards(pos, moves, p, minimax);
     const uint32_t first = uint32_t(nodes_.size());
     for (int i = 0; i < moves.size; ++i) {
         Node& child = nodes_.emplace_back();  // make_room reserved it: no reallocation
         child.move = moves[i];
         child.prior = priors[i];
         child.chance = moves[i] == kDraw;
-        if (p.minimax_weight > 0) child.minimax = minimax[i];
+        if (static_mm) child.minimax = minimax[i];
     }
     nodes_[n].first_child = first;
     nodes_[n].num_children = uint8_t(moves.size);
@@ -201,6 +202,8 @@ Evaluation Tree::network_leaf(uint32_t n, Position& pos, const SearchParams& p, 
     const bool red = colour_of(pos.to_move) == kRed;
     const float red_value = red ? value : 1.0f - value, red_margin = red ? margin : -margin;
     Evaluation ev{shaped_reward(red_value, red_margin, p), red_margin};
+    // The network's own judgement of the node, before any rollout is blended in, starts its minimax.
+    if (nodes_[n].visits == 0 && network_minimax(p)) nodes_[n].minimax = ev.reward;
     const float w = float(p.network_value_weight);
     if (w < 1.0f) {
         const Evaluation played = rollout(pos, p, rng);
@@ -254,7 +257,9 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
     const Evaluation ev = pos.over   ? evaluate_terminal(pos, p)
                           : network_ ? network_leaf(path[len - 1], pos, p, rng, expanded)
                                      : rollout(pos, p, rng);
-    if (expanded && p.minimax_weight > 0) back_up_minimax(path, movers, len);
+    const bool net_mm = network_minimax(p);
+    if (net_mm && pos.over) nodes_[path[len - 1]].minimax = ev.reward;  // exact, whoever values the rest
+    if (!net_mm && expanded && p.minimax_weight > 0) back_up_minimax(path, movers, len);
     for (int i = 0; i < len; ++i) {
         Node& node = nodes_[path[i]];
         ++node.visits;
@@ -262,6 +267,9 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
         node.value += (ev.reward - node.value) * inv;
         node.margin += (ev.margin - node.margin) * inv;
     }
+    // Network values exist only where the search has been, so these backups run after the visit
+    // counts are updated and over every iteration's path, not only when a node was expanded.
+    if (net_mm) back_up_visited(path, movers, len);
     ++stats.iterations;
     stats.depth_sum += uint64_t(depth);
     stats.max_depth = std::max(stats.max_depth, depth);
@@ -283,6 +291,25 @@ void Tree::back_up_minimax(const uint32_t* path, const uint8_t* movers, int len)
             for (int c = 1; c < node.num_children; ++c) v = std::min(v, child[c].minimax);
         }
         node.minimax = v;
+    }
+}
+
+void Tree::back_up_visited(const uint32_t* path, const uint8_t* movers, int len) {
+    // As back_up_minimax, over the children visited so far: an unvisited child has no value yet.
+    for (int i = len - 1; i >= 0; --i) {
+        Node& node = nodes_[path[i]];
+        if (node.first_child == kNoChild) continue;
+        const Node* child = &nodes_[node.first_child];
+        float sum = 0, best = 0;
+        int seen = 0;
+        for (int c = 0; c < node.num_children; ++c) {
+            if (!child[c].visits) continue;
+            const float v = child[c].minimax;
+            if (node.chance) sum += v;
+            else if (!seen || (movers[i] == kRed ? v > best : v < best)) best = v;
+            ++seen;
+        }
+        if (seen) node.minimax = node.chance ? sum / float(seen) : best;
     }
 }
 

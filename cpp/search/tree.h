@@ -39,7 +39,7 @@ struct Node {
     float value = 0.0f;   // running mean of Red's reward
     float margin = 0.0f;  // running mean of Red's final score margin
     float prior = 0.0f;   // policy probability of the edge into this node
-    float minimax = 0.5f; // Red's static evaluation backed up by minimax (chance: mean), see minimax_weight
+    float minimax = 0.5f; // Red's static evaluation or network value (minimax_values) backed up by minimax (chance: mean)
     Move move = kNoMove;  // the edge into this node: a move, or draw_card_move(c) below a chance node
     uint8_t num_children = 0;
     uint8_t chance = 0;   // 1: this node is a draw edge; its children are the cards
@@ -98,6 +98,11 @@ private:
     // p.network_value_weight); a move node without children is expanded with its priors.
     Evaluation network_leaf(uint32_t n, Position& pos, const SearchParams& p, Rng& rng, bool& expanded);
     void back_up_minimax(const uint32_t* path, const uint8_t* movers, int len);
+    void back_up_visited(const uint32_t* path, const uint8_t* movers, int len);
+    // Whether the minimax backups carry the network's values (p resolved by the Searcher).
+    bool network_minimax(const SearchParams& p) const {
+        return network_ && p.minimax_weight > 0 && p.minimax_values == MinimaxValues::Network;
+    }
     uint32_t find(uint32_t n, const Position& pos, const Position& target, int depth_left) const;
     void keep_subtree(uint32_t new_root);
 
