@@ -195,6 +195,21 @@ def test_replay_detects_a_tampered_record():
         replay({"moves": []})
 
 
+def test_replay_takes_a_jsonl_line_as_written(tmp_path):
+    path = tmp_path / "games.jsonl"
+    assert main(["match", "greedy", "random", "--games", "2", "--seed", "5", "--jsonl", str(path),
+                 "--progress", "off"]) == 0
+    line = path.read_text().splitlines()[0]
+    assert replay(line) == replay(json.loads(line))
+    assert replay(line.encode()).is_terminal
+    with pytest.raises(ValueError, match="record: expected one JSON line"):
+        replay(line[:-3])
+    with pytest.raises(TypeError, match="record: expected a GameRecord"):
+        replay(["seed", "moves"])
+    with pytest.raises(TypeError, match="record"):
+        replay("[1, 2]")
+
+
 class SeatSpy(RandomAgent):
     """A random agent that notes which seats it was asked to move for."""
 

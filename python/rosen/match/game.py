@@ -8,13 +8,14 @@ as ``draw:<card>``, so a record replays exactly from ``Position.new(seed)``.
 """
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from .. import _core
 from ..agents.base import Agent, DecisionStats
-from ..errors import InvalidArgumentError
+from ..errors import ArgumentTypeError, InvalidArgumentError
 from ..search import iterations_per_second
 
 ALL_CARDS = tuple(d + str(n) for d in ("N", "NE", "E", "SE", "S", "SW", "W", "NW") for n in (1, 2, 3))
@@ -201,16 +202,25 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
                       moves=moves, stats=stats)
 
 
-def replay(record: Mapping[str, Any] | GameRecord, *,
+def replay(record: Mapping[str, Any] | GameRecord | str, *,
            visit: Optional[Callable[[_core.Position], None]] = None) -> _core.Position:
-    """The final position of a recorded game (a :class:`GameRecord` or one parsed JSON line);
-    ``visit``, if given, sees every position of the game in order, the deal first.
+    """The final position of a recorded game: a :class:`GameRecord`, one ``--jsonl`` line as read
+    from the file, or that line parsed; ``visit``, if given, sees every position of the game in
+    order, the deal first.
 
     Raises ``ValueError`` naming the ply if a move is illegal, and if the replayed winner or scores
-    differ from the recorded ones.
+    differ from the recorded ones; ``TypeError`` for anything that is not a record.
     """
     if isinstance(record, GameRecord):
         record = record.to_json()
+    elif isinstance(record, (str, bytes)):
+        try:
+            record = json.loads(record)
+        except ValueError as exc:
+            raise InvalidArgumentError(f"record: expected one JSON line of a game record, {exc}", "record") from None
+    if not isinstance(record, Mapping):
+        raise ArgumentTypeError("record: expected a GameRecord, a JSON line or a mapping, "
+                                f"got {type(record).__name__}", "record")
     for key in ("seed", "players", "reshuffle", "moves"):
         if key not in record:
             raise InvalidArgumentError(f"{key}: missing from the game record", key)
