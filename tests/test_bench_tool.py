@@ -130,6 +130,15 @@ def test_bad_budgets_and_specs_are_named():
     assert str(budget_spec("mcts:iterations=5", "time_ms", 20, 2)) == "mcts:iterations=0,time_ms=20,threads=2"
 
 
+def test_a_bare_expectimax_takes_the_probes_time():
+    # The help names a bare ``expectimax`` as a configuration: the probe's time is its budget.
+    assert budget_spec("expectimax", "time_ms", 20).options["time_ms"] == 20
+    spec = budget_spec("expectimax:depth=5,hero_weight=10", "time_ms", 30)
+    assert spec.options["time_ms"] == 30 and "depth" not in spec.options and spec.options["hero_weight"] == 10
+    with pytest.raises(rosen.InvalidArgumentError, match="takes no iterations budget"):
+        budget_spec("expectimax", "iterations", 100)
+
+
 @pytest.mark.parametrize("argv, words", [
     (["--iterations", "0"], "--iterations: expected"),
     (["greedy"], "takes no iterations budget"),

@@ -82,14 +82,19 @@ def parse_budgets(text: Any, field: str) -> Tuple[int, ...]:
 
 
 def parse_config(config: Any) -> AgentSpec:
-    """A configuration's agent spec. Its budget comes from the budgets run, so an ``engine:``
-    spec may leave it out (an engine spec otherwise needs one to be complete)."""
+    """A configuration's agent spec. Its budget comes from the budgets run, so an ``engine:`` or
+    ``expectimax`` spec may leave it out (either otherwise needs one to be complete)."""
     if isinstance(config, AgentSpec):
         return config
-    if isinstance(config, str) and config.strip().lower().startswith("engine:"):
-        options = [o.split("=", 1)[0].strip() for o in config.split(":", 1)[1].split(",")]
-        if "iterations" not in options and "time_ms" not in options:
-            config += ",iterations=1"  # a placeholder: budget_spec puts the probe's budget in its place
+    if isinstance(config, str):
+        kind, _, rest = config.strip().partition(":")
+        kind = kind.strip().lower()
+        options = [o.split("=", 1)[0].strip().lower() for o in rest.split(",") if o.strip()]
+        # A placeholder budget makes the spec complete; budget_spec puts the probe's in its place.
+        if kind == "engine" and "iterations" not in options and "time_ms" not in options:
+            config = config.rstrip(",") + ",iterations=1"
+        elif kind == "expectimax" and "depth" not in options and "time_ms" not in options:
+            config = config.rstrip(",") + (",time_ms=1" if rest.strip() else ":time_ms=1")
     return parse_agent_spec(config)
 
 
@@ -106,6 +111,8 @@ def budget_spec(config: Any, budget_kind: str, budget: int, threads: Optional[in
     options = dict(spec.options)
     other = "time_ms" if budget_kind == "iterations" else "iterations"
     options.pop(other, None)
+    if spec.kind == "expectimax":
+        options.pop("depth", None)  # the probe's time is its one budget (depth=N would be another)
     if spec.kind == "mcts" and budget_kind == "time_ms":
         options["iterations"] = 0  # mcts: 0 iterations means no iteration limit
     options[budget_kind] = budget
