@@ -156,6 +156,43 @@ def test_unpickling_a_position_from_bad_state_is_a_clean_error(state):
         position.__setstate__(state)
 
 
+# An instance whose constructor never ran (Cls.__new__(Cls), or a pickle stream that creates the
+# object and never sets its state) once read uninitialised memory: garbage scores, bad_alloc, a
+# Move whose card indexed past its table.
+NEVER_BUILT = [
+    (_core.Position, lambda o: o.scores), (_core.Position, lambda o: o.fen()), (_core.Position, hash),
+    (_core.Position, repr), (_core.Position, pickle.dumps), (_core.Position, lambda o: o.play("pass")),
+    (_core.Move, lambda o: o.card), (_core.Move, str), (_core.Move, lambda o: o == rosen.Move("N1")),
+    (_core._Searcher, lambda o: o.stop()), (_core._AlphaBeta, lambda o: o.reset()),
+    (_core._Expectimax, lambda o: o.reset()), (_core._EnvGame, lambda o: o.legal(0)),
+    (_core._VecEnv, lambda o: o.info(0)), (_core._Network, lambda o: o.hidden),
+    (_core.lovagok.Solver, lambda o: o.value(1, 1)), (_core._SearchResult, lambda o: o.best_move),
+    (_core._ClassicResult, lambda o: o.nodes),
+]
+
+
+@pytest.mark.parametrize("cls, use", NEVER_BUILT)
+def test_an_object_whose_constructor_never_ran_is_refused(cls, use):
+    raw = cls.__new__(cls)
+    with pytest.raises(rosen.ArgumentTypeError, match="self: this object was created without its constructor") as info:
+        use(raw)
+    assert info.value.field == "self"
+    with pytest.raises(rosen.ArgumentTypeError):  # and it stays refused: nothing was allocated
+        use(raw)
+
+
+def test_a_pickle_that_never_sets_the_state_gives_a_refused_object():
+    # NEWOBJ (cls.__new__(cls)) without BUILD: what a damaged or hand-made pickle can hold.
+    raw = pickle.loads(b"\x80\x04\x8c\x0brosen._core\x94\x8c\x08Position\x94\x93\x94)\x81\x94.")
+    with pytest.raises(rosen.ArgumentTypeError, match="self"):
+        raw.legal_moves()
+    move = rosen.Move.__new__(rosen.Move)
+    with pytest.raises(rosen.RosenError):
+        move.__setstate__(None)  # a failed __setstate__ leaves it unbuilt, and refused
+    with pytest.raises(rosen.ArgumentTypeError, match="self"):
+        move.kind
+
+
 def test_pickles_still_round_trip():
     pos = rosen.Position.new(seed=4).play("draw") if rosen.Position.new(seed=4).is_legal("draw") else rosen.Position.new(4)
     assert pickle.loads(pickle.dumps(pos)) == pos

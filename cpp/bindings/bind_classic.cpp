@@ -11,6 +11,7 @@
 #include "classic/alphabeta.h"
 #include "classic/expectimax.h"
 #include "rosenkoenig/notation.h"
+#include "uninitialised.h"
 
 namespace py = pybind11;
 using namespace rosen;
@@ -86,4 +87,7 @@ void bind_classic(py::module_& m) {
              }, py::arg("position"), py::kw_only(), py::arg("max_nodes"),
              "Deepen until an iteration is exact or max_nodes positions are visited (the endgame solver).")
         .def("reset", &Expectimax::reset, py::call_guard<py::gil_scoped_release>(), "Clear the transposition table.");
+    rosen::bindings::refuse_uninitialised<ClassicResult>();
+    rosen::bindings::refuse_uninitialised<AlphaBeta>();
+    rosen::bindings::refuse_uninitialised<Expectimax>();
 }

@@ -16,6 +16,7 @@
 #include "env/vec_env.h"
 #include "features/encoder.h"
 #include "rosenkoenig/notation.h"
+#include "uninitialised.h"
 
 namespace py = pybind11;
 using namespace rosen;
@@ -244,4 +245,6 @@ void bind_env(py::module_& m) {
             return d;
         }, py::arg("index"), "Environment i's episode number, deal seed, plies, learner seat and end reason.")
         .def_property_readonly("num_envs", &VecEnv::num_envs);
+    rosen::bindings::refuse_uninitialised<PyGame>();
+    rosen::bindings::refuse_uninitialised<VecEnv>();
 }

@@ -11,6 +11,7 @@
 #include "args.h"
 #include "arrays.h"
 #include "learning/network.h"
+#include "uninitialised.h"
 
 namespace py = pybind11;
 using namespace rosen;
@@ -70,4 +71,5 @@ void bind_learning(py::module_& m) {
             return py::make_tuple(policy, wdl, margin, value);
         }, py::arg("positions"), py::kw_only(), py::arg("threads") = 1,
            "(policy [N, 50], wdl [N, 3], margin [N], value [N]) of a sequence of positions, mover's view.");
+    rosen::bindings::refuse_uninitialised<Network>();
 }

@@ -16,6 +16,7 @@
 #include "lovagok/dice_dp.h"
 #include "lovagok/dice_states.h"
 #include "lovagok/strength.h"
+#include "uninitialised.h"
 
 namespace py = pybind11;
 namespace lv = rosen::lovagok;
@@ -198,4 +199,5 @@ void bind_lovagok(py::module_& parent) {
         .def("distribution", &PySolver::distribution, py::arg("dice"), py::arg("rerolls"))
         .def_property_readonly("cards_mask", &PySolver::cards_mask)
         .def_property_readonly("max_rerolls", &PySolver::max_rerolls);
+    rosen::bindings::refuse_uninitialised<PySolver>();
 }

@@ -13,6 +13,7 @@
 #include "rosenkoenig/position.h"
 #include "rosenkoenig/territory.h"
 #include "args.h"
+#include "uninitialised.h"
 
 namespace py = pybind11;
 using namespace rosen;
@@ -299,4 +300,6 @@ void bind_rosenkoenig(py::module_& m) {
         d["seconds"] = st.seconds;
         return d;
     }, py::arg("games"), py::arg("seed"), py::arg("players"), py::arg("reshuffle"), py::arg("threads"));
+    rosen::bindings::refuse_uninitialised<PyMove>();
+    rosen::bindings::refuse_uninitialised<Position>();
 }

@@ -13,6 +13,7 @@
 #include "args.h"
 #include "rosenkoenig/notation.h"
 #include "search/mcts.h"
+#include "uninitialised.h"
 
 namespace py = pybind11;
 using namespace rosen;
@@ -177,4 +178,6 @@ void bind_search(py::module_& m) {
         .def("clear_stop", &Searcher::clear_stop, "Withdraw a stop that no search has honoured yet.")
         .def_property_readonly("stop_requested", &Searcher::stop_requested)
         .def("reset", &Searcher::reset, py::call_guard<py::gil_scoped_release>(), "Forget the trees.");
+    rosen::bindings::refuse_uninitialised<SearchResult>();
+    rosen::bindings::refuse_uninitialised<Searcher>();
 }
