@@ -9,6 +9,7 @@ import os
 import pickle
 import subprocess
 import sys
+import zipfile
 
 import numpy as np
 import pytest
@@ -191,6 +192,75 @@ def test_a_pickle_that_never_sets_the_state_gives_a_refused_object():
         move.__setstate__(None)  # a failed __setstate__ leaves it unbuilt, and refused
     with pytest.raises(rosen.ArgumentTypeError, match="self"):
         move.kind
+
+
+# --- damaged network files: every way an archive can fail is a named error -------------------
+
+def _npz_members(path, members, compression=zipfile.ZIP_STORED):
+    with zipfile.ZipFile(path, "w", compression) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return path
+
+
+def _npy(array):
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, array)
+    return buffer.getvalue()
+
+
+def _header_bomb(path):
+    # a 200-byte file whose header declares 364 TiB: NumPy raised MemoryError allocating it
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, {"descr": "<f4", "fortran_order": False, "shape": (10**7, 10**7)})
+    return _npz_members(path, {"w1.npy": buffer.getvalue()})
+
+
+def _bad_stream(path, compression):
+    _npz_members(path, {"w1.npy": _npy(np.arange(4000, dtype=np.float32))}, compression)
+    data = bytearray(path.read_bytes())
+    data[200:260] = bytes(60)  # inside the compressed stream, clear of the zip's headers
+    path.write_bytes(bytes(data))
+    return path
+
+
+def _encrypted(path):
+    # the "encrypted" flag in both headers of a well-formed member: zipfile refuses without a password
+    _npz_members(path, {"w1.npy": _npy(np.zeros(3, np.float32))})
+    data = bytearray(path.read_bytes())
+    for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = data.index(signature) + offset
+        data[at] |= 1
+    path.write_bytes(bytes(data))
+    return path
+
+
+DAMAGED_NETWORKS = {
+    "header bomb": (_header_bomb, "w1: the entry declares shape"),
+    "bad deflate stream": (lambda p: _bad_stream(p, zipfile.ZIP_DEFLATED), "path: cannot read network file"),
+    "bad lzma stream": (lambda p: _bad_stream(p, zipfile.ZIP_LZMA), "path: cannot read network file"),
+    "encrypted flag": (_encrypted, "path: cannot read network file .*RuntimeError"),
+    "unclosed header": (lambda p: _npz_members(p, {"w1.npy": b"\x93NUMPY\x01\x00\x10\x00{'descr': ('<f4',"}),
+                        "path: cannot read network file"),
+    "single array": (lambda p: (p.write_bytes(_npy(np.zeros(3, np.float32))), p)[1],
+                     "path: .* is a single array"),
+}
+
+
+@pytest.mark.parametrize("kind", DAMAGED_NETWORKS)
+def test_a_damaged_network_file_is_a_named_error(kind, tmp_path):
+    make, words = DAMAGED_NETWORKS[kind]
+    path = make(tmp_path / "net.npz")
+    with pytest.raises(rosen.RosenError, match=words) as info:
+        rosen.Evaluator(str(path))
+    assert info.value.field in ("path", "w1")
+
+
+def test_a_damaged_network_is_one_line_from_the_cli(tmp_path, capsys):
+    path = _header_bomb(tmp_path / "bomb.npz")
+    assert main(["match", f"mcts:evaluator={path},iterations=10", "random", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "w1: the entry declares shape" in err and "Traceback" not in err
 
 
 def test_pickles_still_round_trip():

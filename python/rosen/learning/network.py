@@ -24,8 +24,8 @@ entry at fault and whose message starts with it, e.g. ``w1: expected shape (128,
 """
 from __future__ import annotations
 
+import math
 import os
-import zipfile
 from dataclasses import dataclass, fields
 from typing import Any, Dict, Mapping, Tuple, Union
 
@@ -229,11 +229,45 @@ def load_network(path: PathLike) -> Network:
         raise ArgumentTypeError(f"path: expected a file path, got {type(path).__name__}", "path")
     source = resolve_builtin(source)
     try:
-        with np.load(source, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise InvalidArgumentError(f"path: cannot read network file {source!r}: {exc}", "path") from None
+        arrays = _read_npz(source)
+    except InvalidArgumentError:
+        raise
+    except Exception as exc:  # a damaged archive fails in many ways (zlib, lzma, encryption, header syntax)
+        raise InvalidArgumentError(f"path: cannot read network file {source!r}: {type(exc).__name__}: {exc}",
+                                   "path") from None
     return _check(arrays, source, strict=True)
+
+
+#: A network's largest entry is a few MB; an entry whose header declares more is refused before
+#: NumPy allocates it (a 200-byte file can declare 364 TiB).
+MAX_ENTRY_BYTES = 1 << 30
+
+
+def _read_npz(source: str) -> Dict[str, Any]:
+    """Every entry of the ``.npz`` at ``source``, each ``.npy`` header checked first: it may not
+    declare more data than its member holds, nor more than :data:`MAX_ENTRY_BYTES`."""
+    data = np.load(source, allow_pickle=False)
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise InvalidArgumentError(f"path: {source!r} is a single array, not a network's .npz archive", "path")
+    with data:
+        arrays = {}
+        for name in data.files:
+            member = name + ".npy" if name + ".npy" in data.zip.namelist() else name
+            info = data.zip.getinfo(member)
+            if member.endswith(".npy"):
+                with data.zip.open(info) as f:
+                    version = np.lib.format.read_magic(f)
+                    read_header = {(1, 0): np.lib.format.read_array_header_1_0,
+                                   (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+                    if read_header is not None:
+                        shape, _, dtype = read_header(f)
+                        declared = math.prod(shape) * dtype.itemsize
+                        if declared > min(info.file_size, MAX_ENTRY_BYTES):
+                            raise InvalidArgumentError(
+                                f"{name}: the entry declares shape {shape} of {dtype} ({declared} bytes), more than "
+                                f"the {info.file_size} bytes it holds or the limit of {MAX_ENTRY_BYTES}", name)
+            arrays[name] = data[name]
+    return arrays
 
 
 def save_network(path: PathLike, network: Union[Network, Mapping[str, Any]]) -> None:
