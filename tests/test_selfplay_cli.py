@@ -113,6 +113,54 @@ def test_verify_checks_games_replay(copy):
     assert any("scores" in p for p in problems)
 
 
+@pytest.mark.parametrize("manifest, words", [
+    ("{}", "entry 1: index: expected a whole number >= 0, got None"),
+    ("[1, 2]", "entry 1: expected a JSON object, got list"),
+    ("not json", "line 1 is not JSON"),
+    ("[" * 100000, "line 1 is not JSON"),
+])
+def test_a_malformed_manifest_is_named_by_inspect_verify_and_load(copy, capsys, manifest, words):
+    (copy / "manifest.jsonl").write_text(manifest + "\n")
+    for command in ("inspect", "verify"):
+        code, _, err = run_cli(capsys, "selfplay", command, str(copy))
+        assert code == 2 and words in err and "manifest.jsonl" in err and "Traceback" not in err
+    with pytest.raises(ValueError, match="manifest.jsonl"):
+        sp.load_dir(copy)
+
+
+def test_a_manifest_entry_may_not_name_a_file_outside_the_run(copy):
+    entries = [json.loads(line) for line in (copy / "manifest.jsonl").read_text().splitlines()]
+    entries[0]["games_file"] = "../../etc/passwd"
+    (copy / "manifest.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    with pytest.raises(ValueError, match="games_file: expected a name like"):
+        verify_run(copy)
+
+
+@pytest.mark.parametrize("run_json", ["garbage", "[]", '{"format": "rosen-selfplay", "games": "12"}'])
+def test_verify_and_inspect_agree_on_a_damaged_run_json(copy, capsys, run_json):
+    # verify once said "ok" here while inspect refused the same directory
+    (copy / "run.json").write_text(run_json)
+    for command in ("inspect", "verify"):
+        code, out, err = run_cli(capsys, "selfplay", command, str(copy))
+        assert code == 2 and "run.json" in err and "ok" not in out
+
+
+def test_verify_names_a_run_json_of_another_run(copy):
+    run = json.loads((copy / "run.json").read_text())
+    (copy / "run.json").write_text(json.dumps(dict(run, seed=run["seed"] + 1), indent=1) + "\n")
+    problems = verify_run(copy)
+    assert any("written by another run than run.json describes" in p for p in problems)
+
+
+def test_verify_reports_a_games_line_that_is_no_record(copy):
+    path = copy / "games-00001.jsonl"
+    path.write_text(path.read_text() + "[1, 2]\n")
+    problems = verify_run(copy)
+    assert any("games-00001.jsonl: 1 lines are not game records" in p for p in problems)
+    path.write_text("{" + path.read_text())
+    assert any("games-00001.jsonl" in p and "not JSON" in p for p in verify_run(copy))
+
+
 @pytest.mark.parametrize("argv, words", [
     (["--agent", "mcts:iterations=-5"], "--agent"),
     (["--agent", "alphabeta:depth=3"], "--agent"),

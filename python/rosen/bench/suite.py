@@ -131,7 +131,7 @@ def load_suite(path: Union[str, Path, None] = None) -> Suite:
         raise InvalidArgumentError(f"suite: cannot read {str(path)!r}: {exc.strerror or exc}", "suite") from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
         raise InvalidArgumentError(f"suite: {str(path)!r} is not JSON: {exc}", "suite") from None
     return parse_suite(data, str(path))
 

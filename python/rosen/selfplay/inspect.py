@@ -1,14 +1,13 @@
 """``describe``: what a shard file or a run directory holds (schema, counts, result shares)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Dict
 
 import numpy as np
 
 from ..errors import ArgumentTypeError, InvalidArgumentError
-from .records import RUN_FILE, load, read_manifest
+from .records import load, read_json_lines, read_manifest, read_run
 
 
 def _shares(rows: Dict[str, np.ndarray]) -> Dict[str, float]:
@@ -26,18 +25,18 @@ def describe(path: Any) -> Dict[str, Any]:
         raise ArgumentTypeError(f"path: expected a file or directory name, got {type(path).__name__}", "path")
     p = Path(path)
     if p.is_dir():
-        if not (p / RUN_FILE).is_file():
-            raise InvalidArgumentError(f"path: {str(p)!r} is not a self-play run directory (no {RUN_FILE})", "path")
-        run = json.loads((p / RUN_FILE).read_text(encoding="utf-8"))
+        run = read_run(p)
         entries = read_manifest(p)
         winners = {"red": 0, "white": 0, "draw": 0}
         plies = 0
         for entry in entries:
-            with open(p / entry["games_file"], encoding="utf-8") as f:
-                for line in filter(str.strip, f):
-                    game = json.loads(line)
-                    winners[game["winner"]] += 1
-                    plies += game["plies"]
+            for number, game in enumerate(read_json_lines(p / entry["games_file"], "one game record a line"), 1):
+                if (not isinstance(game, dict) or game.get("winner") not in winners
+                        or type(game.get("plies")) is not int):
+                    raise InvalidArgumentError(f"path: {entry['games_file']} game {number}: expected a game record "
+                                               "with a winner (red, white or draw) and plies", "path")
+                winners[game["winner"]] += 1
+                plies += game["plies"]
         games = sum(e["games"] for e in entries)
         return {"kind": "run", "path": str(p), "run": run, "shards_done": len(entries),
                 "shards_total": -(-run["games"] // run["shard_games"]), "games": games,

@@ -162,14 +162,70 @@ def _load(path: PathLike) -> Shard:
     return Shard(rows=rows, metadata=metadata)
 
 
+#: A manifest entry's fields: whole numbers, or names the run's own files must match (never a
+#: path that leaves the directory) and sha256 hex digests.
+_ENTRY_NUMBERS = ("index", "first_game", "games", "rows")
+_ENTRY_TEXTS = {"shard": re.compile(r"shard-\d{5,}\.npz"), "games_file": re.compile(r"games-\d{5,}\.jsonl"),
+                "sha256": re.compile(r"[0-9a-f]{64}"), "games_sha256": re.compile(r"[0-9a-f]{64}")}
+
+
+def read_json_lines(path: Path, what: str) -> List[Any]:
+    """The JSON values of a ``.jsonl`` file, one a non-blank line; a line that is not JSON raises
+    an error naming the file and line (``what`` says what the file is)."""
+    values = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if line.strip():
+                    try:
+                        values.append(json.loads(line))
+                    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+                        raise InvalidArgumentError(f"path: {os.fspath(path)!r} line {number} is not JSON ({exc}); "
+                                                   f"expected {what}", "path") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidArgumentError(f"path: cannot read {os.fspath(path)!r} ({exc})", "path") from None
+    return values
+
+
 def read_manifest(path: PathLike) -> List[Dict[str, Any]]:
-    """The finished shards of the run in directory ``path``, in shard order ([] if none yet)."""
+    """The finished shards of the run in directory ``path``, in shard order ([] if none yet).
+    A malformed entry raises an error naming the manifest's line and the field."""
     manifest = Path(path) / MANIFEST
     if not manifest.exists():
         return []
-    with open(manifest, encoding="utf-8") as f:
-        entries = [json.loads(line) for line in f if line.strip()]
+    entries = read_json_lines(manifest, "one manifest entry a line")
+    for number, entry in enumerate(entries, 1):
+        where = f"path: {os.fspath(manifest)!r} entry {number}"
+        if not isinstance(entry, dict):
+            raise InvalidArgumentError(f"{where}: expected a JSON object, got {type(entry).__name__}", "path")
+        for key in _ENTRY_NUMBERS:
+            value = entry.get(key)
+            if type(value) is not int or value < 0:
+                raise InvalidArgumentError(f"{where}: {key}: expected a whole number >= 0, got {value!r}", "path")
+        for key, pattern in _ENTRY_TEXTS.items():
+            value = entry.get(key)
+            if not isinstance(value, str) or not pattern.fullmatch(value):
+                raise InvalidArgumentError(f"{where}: {key}: expected a name like {pattern.pattern!r}, got {value!r}",
+                                           "path")
     return sorted(entries, key=lambda e: e["index"])
+
+
+def read_run(path: PathLike) -> Dict[str, Any]:
+    """The parameters of the run in directory ``path`` (its ``run.json``), checked to be a
+    rosen self-play run's; anything else raises an error naming the file."""
+    file = _run_directory(path) / RUN_FILE
+    try:
+        run = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        raise InvalidArgumentError(f"path: {os.fspath(file)!r} is not a run's parameters ({exc})", "path") from None
+    if not isinstance(run, dict) or run.get("format") != FORMAT:
+        raise InvalidArgumentError(f"path: {os.fspath(file)!r} is not a {FORMAT} run's parameters (a JSON object "
+                                   f"with format {FORMAT!r})", "path")
+    for key in ("games", "shard_games"):
+        if type(run.get(key)) is not int or run[key] < 1:
+            raise InvalidArgumentError(f"path: {os.fspath(file)!r}: {key}: expected a whole number >= 1, got "
+                                       f"{run.get(key)!r}", "path")
+    return run
 
 
 def _write_manifest(directory: Path, entries: List[Dict[str, Any]], *, fsync: bool) -> None:
@@ -225,8 +281,7 @@ def load_dir(path: PathLike, *, verify: bool = False) -> SelfPlayBatch:
     batches = []
     for entry in read_manifest(directory):
         shard = load(directory / entry["shard"])
-        with open(directory / entry["games_file"], encoding="utf-8") as f:
-            games = [json.loads(line) for line in f if line.strip()]
+        games = read_json_lines(directory / entry["games_file"], "one game record a line")
         batches.append(SelfPlayBatch(rows=shard.rows, games=games))
     if not batches:
         raise InvalidArgumentError(f"path: {os.fspath(path)!r} holds no finished shard", "path")
@@ -253,8 +308,7 @@ def _open_run_dir(directory: Path, run: Dict[str, Any]) -> None:
             raise InvalidArgumentError(f"path: {os.fspath(directory)!r} holds {name!r}, which is not part of a "
                                        f"self-play run; use an empty or new directory", "path")
     if RUN_FILE in names:
-        with open(directory / RUN_FILE, encoding="utf-8") as f:
-            before = json.load(f)
+        before = read_run(directory)
         for key in sorted(set(before) | set(run)):
             if before.get(key) != run.get(key):
                 raise InvalidArgumentError(

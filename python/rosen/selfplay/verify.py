@@ -10,7 +10,6 @@ final margin from the mover's side, visits only on legal actions, and each (game
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, List
 
 import numpy as np
@@ -18,7 +17,8 @@ import numpy as np
 from .. import _core
 from ..encoding import ROW_FIELDS, action_index, rows_from_positions
 from ..match import replay
-from .records import _run_directory, load, read_manifest, verify_manifest
+from ..errors import InvalidArgumentError
+from .records import RUN_FILE, _run_directory, load, read_json_lines, read_manifest, read_run, verify_manifest
 
 #: At most this many problems are reported per kind (a broken shard would list every row).
 MAX_PER_KIND = 5
@@ -37,6 +37,7 @@ def _game_rows(game: Dict[str, Any]) -> Dict[int, Any]:
 def verify_run(path: Any) -> List[str]:
     """Every problem found in the run directory ``path``, one line each ([] when it is sound)."""
     directory = _run_directory(path)
+    run_text = (directory / RUN_FILE).read_text(encoding="utf-8") if read_run(directory) else ""
     problems = list(verify_manifest(directory))
     counts: Dict[str, int] = {}
 
@@ -54,10 +55,18 @@ def verify_run(path: Any) -> List[str]:
             problem("load", f"{name}: {exc}")
             continue
         rows = shard.rows
+        if shard.metadata.get("run", run_text) != run_text:
+            problem("run", f"{name}: written by another run than {RUN_FILE} describes")
         if len(rows["game"]) != entry["rows"]:
             problem("rows", f"{name}: {len(rows['game'])} rows, the manifest says {entry['rows']}")
-        with open(directory / entry["games_file"], encoding="utf-8") as f:
-            games = {g["game"]: g for g in map(json.loads, filter(str.strip, f))}
+        try:
+            lines = read_json_lines(directory / entry["games_file"], "one game record a line")
+        except InvalidArgumentError as exc:
+            problem("games", str(exc).removeprefix("path: "))
+            continue
+        games = {g["game"]: g for g in lines if isinstance(g, dict) and type(g.get("game")) is int}
+        if len(games) != len(lines):
+            problem("games", f"{entry['games_file']}: {len(lines) - len(games)} lines are not game records")
         expected = set(range(entry["first_game"], entry["first_game"] + entry["games"]))
         if set(games) != expected:
             problem("games", f"{entry['games_file']}: games {sorted(set(games) ^ expected)[:5]} missing or extra")

@@ -59,7 +59,7 @@ async def read_json(request: Request) -> Dict[str, Any]:
         return {}
     try:
         data = json.loads(body)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
         raise WebError(400, f"body: not valid JSON ({exc})", "body") from None
     if not isinstance(data, dict):
         raise WebError(400, f"body: expected a JSON object, got {type(data).__name__}", "body")

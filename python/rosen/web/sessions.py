@@ -374,7 +374,7 @@ def load_records(text: Any, limit: int = MAX_RECORD_GAMES) -> List[Dict[str, Any
     for n, line in lines[:limit]:
         try:
             record = json.loads(line)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
             raise InvalidArgumentError(f"text: line {n} is not JSON ({exc})", "text") from None
         if not isinstance(record, dict):
             raise InvalidArgumentError(f"text: line {n} is not a game record (a JSON object)", "text")
