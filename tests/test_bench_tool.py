@@ -130,6 +130,14 @@ def test_bad_budgets_and_specs_are_named():
     assert str(budget_spec("mcts:iterations=5", "time_ms", 20, 2)) == "mcts:iterations=0,time_ms=20,threads=2"
 
 
+def test_a_suite_nested_too_deeply_is_a_clean_error(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100000 + "]" * 100000)
+    assert main(["bench", "--suite", str(path), "--iterations", "10", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "--suite" in err and "is not JSON" in err and "Traceback" not in err
+
+
 def test_a_bare_expectimax_takes_the_probes_time():
     # The help names a bare ``expectimax`` as a configuration: the probe's time is its budget.
     assert budget_spec("expectimax", "time_ms", 20).options["time_ms"] == 20

@@ -106,6 +106,9 @@ def test_malformed_requests_get_json_errors(client):
     assert_error(client.post("/api/analyses/nope/stop"), 404, "analysis")
     assert_error(client.get("/api/analyse", params={"fen": "x"}), 400)
     assert_error(client.post("/api/position", content=b"x" * (9 * 1024 * 1024)), 413, "body")
+    deep = b"[" * 100000 + b"]" * 100000  # Python's json raises RecursionError, not ValueError
+    assert_error(client.post("/api/games", content=deep), 400, "body")
+    assert_error(client.post("/api/records", json={"text": deep.decode()}), 400, "text")
 
 
 def test_bad_position_names_the_field(client):
