@@ -1,5 +1,6 @@
 """Agents (rosen.agents): legal moves, greedy's choice, seeding, the spec parser."""
 import random
+import re
 
 import pytest
 
@@ -188,6 +189,26 @@ def test_engine_spec_needs_a_command_and_a_budget():
         parse_agent_spec("engine:command=rosen engine,iterations=5,depth=3")
     text = "engine:command=rosen engine,iterations=100"
     assert str(parse_agent_spec(text)) == text
+
+
+@pytest.mark.parametrize("option, words", [
+    ("timeout=inf", "timeout: expected seconds in (0, 86400]"),  # once OverflowError mid-match
+    ("timeout=1e10", "timeout: expected seconds"), ("timeout=nan", "timeout: expected seconds"),
+    ("seed=abc", "seed: expected an int, got str"),  # once a TypeError from seed % 2**31
+    ("seed=1.5", "seed: expected an int, got float"), ("seed=-1", "seed: expected an int >= 0"),
+    ("threads=abc", "threads: expected an int"), ("threads=0", "threads: expected 1..256"),
+    ("iterations=0", "iterations: expected an int >= 1"),
+])
+def test_engine_spec_values_are_checked_when_parsed(option, words):
+    with pytest.raises(rosen.InvalidArgumentError, match=re.escape("agent: engine: " + words)):
+        parse_agent_spec(f"engine:command=rosen engine,iterations=5,{option}")
+
+
+def test_engine_spec_command_must_split_into_words():
+    with pytest.raises(rosen.InvalidArgumentError, match="command: cannot split"):
+        parse_agent_spec('engine:command="rosen engine,iterations=5')
+    with pytest.raises(rosen.InvalidArgumentError, match="command: expected an engine command line"):
+        AgentSpec("engine", {"command": "  ", "iterations": 5})
 
 
 def test_mcts_agent_reuses_its_tree_between_moves():

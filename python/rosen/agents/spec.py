@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Dict
 
-from ..errors import ArgumentTypeError, InvalidArgumentError
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
 from ..search import PARAMS as SEARCH_PARAMS
 from ..search import SearchParams
 from .base import Agent
@@ -97,9 +97,7 @@ class AgentSpec:
                              "engine:command=rosen engine,iterations=2000")
             if "iterations" not in self.options and "time_ms" not in self.options:
                 raise _error("engine: give iterations=N or time_ms=MS (or both)")
-            timeout = self.options.get("timeout", 30.0)
-            if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
-                raise _error(f"engine: timeout: expected seconds > 0, got {timeout!r}")
+            _check_engine_options(self.options)
 
     def build(self, seed: int = 0) -> Agent:
         """A new agent for one game; ``seed`` is used unless the spec fixes its own."""
@@ -133,6 +131,30 @@ def _check_network(kind: str, key: str, value: Any) -> None:
         as_evaluator(value)  # cached: the agents built from this spec share what is read here
     except ValueError as exc:
         raise _error(f"{kind}: {key}: {exc}") from None
+
+
+#: An engine's reply may take at most a day: beyond that a wait is a hang, and threading's waits
+#: overflow past about 9.2e9 seconds.
+MAX_ENGINE_TIMEOUT = 86400.0
+
+
+def _check_engine_options(options: Dict[str, Any]) -> None:
+    """Check an ``engine:`` spec's values now, not when the first game starts the process."""
+    try:
+        if not shlex.split(options["command"]):
+            raise _error("engine: command: expected an engine command line, got an empty one")
+    except ValueError as exc:  # an unbalanced quote
+        raise _error(f"engine: command: cannot split {options['command']!r} into words ({exc})") from None
+    for key, low, high in (("iterations", 1, None), ("time_ms", 1, None), ("threads", 1, 256), ("seed", 0, None)):
+        if key in options:
+            try:
+                check_int(key, options[key], low, high)
+            except ValueError as exc:  # ArgumentTypeError is one too
+                raise _error(f"engine: {exc}") from None
+    timeout = options.get("timeout", 30.0)
+    if (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+            or not 0 < timeout <= MAX_ENGINE_TIMEOUT):  # false for NaN too
+        raise _error(f"engine: timeout: expected seconds in (0, {MAX_ENGINE_TIMEOUT:g}], got {timeout!r}")
 
 
 def _engine_agent(options: Dict[str, Any]) -> Agent:

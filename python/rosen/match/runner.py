@@ -191,7 +191,7 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
         raise InvalidArgumentError(f"games: expected an even number (games are colour-swapped pairs), got {games}",
                                    "games")
     check_int("seed", seed, 0)
-    check_int("threads", threads, 1)
+    check_int("threads", threads, 1, 256)
     check_int("first_pair", first_pair, 0, games // 2)
     if check_int("players", players, 2, 4) == 3:
         raise InvalidArgumentError("players: expected 2 or 4, got 3", "players")
