@@ -227,3 +227,13 @@ def test_mcts_agent_reuses_its_tree_between_moves():
     spy = Spy(iterations=300, seed=2)
     play_game(spy, RandomAgent(seed=1), seed=3)
     assert spy.reused[0] == 0 and sum(1 for r in spy.reused if r > 0) > len(spy.reused) // 2
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iterations=20", "alphabeta:depth=2",
+                                  "expectimax:depth=2", "net:path=builtin"])
+def test_every_agent_names_a_position_that_is_none(spec):
+    # random and greedy once raised AttributeError, the classic searchers pybind11's raw TypeError
+    agent = parse_agent_spec(spec).build(seed=1)
+    for bad in ("x", None, rosen.Position.new(1).fen()):
+        with pytest.raises(rosen.ArgumentTypeError, match="position: expected a rosen.Position"):
+            agent.choose(bad)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Optional, Protocol, runtime_checkable
 
 from .._core import Move, Position
-from ..errors import InvalidArgumentError
+from ..errors import ArgumentTypeError, InvalidArgumentError
 from ..search import iterations_per_second
 
 
@@ -49,7 +49,9 @@ class Agent(Protocol):
 
 
 def legal_moves_of(position: Position) -> list:
-    """The legal moves, or an error naming the position when the game is over."""
+    """The legal moves, or an error naming the position when it is none or the game is over."""
+    if not isinstance(position, Position):
+        raise ArgumentTypeError(f"position: expected a rosen.Position, got {type(position).__name__}", "position")
     moves = position.legal_moves()
     if not moves:
         raise InvalidArgumentError("position: the game is over, there is no move to choose", "position")

@@ -26,7 +26,7 @@ from typing import Any, Optional
 from .. import _core
 from .._core import Move, Position
 from ..search import optional_evaluator
-from .base import DecisionStats
+from .base import DecisionStats, legal_moves_of
 
 
 class _ClassicAgent:
@@ -40,6 +40,7 @@ class _ClassicAgent:
         self.last_value: Optional[float] = None  #: the last search's value, from the mover's colour
 
     def choose(self, position: Position) -> Move:
+        legal_moves_of(position)  # a non-position or a finished game: an error naming the position
         result = self._searcher.search(position)
         self.last_value = result.value
         self.last_stats = DecisionStats(depth=float(result.depth), seldepth=result.depth, iterations=result.nodes,

@@ -6,7 +6,7 @@ from typing import Any, Mapping, Optional
 from .._core import Move, Position
 from ..engine.client import Analysis, Command, EngineClient, EngineError
 from ..errors import InvalidArgumentError, check_int
-from .base import DecisionStats
+from .base import DecisionStats, legal_moves_of
 
 
 class EngineAgent:
@@ -31,6 +31,7 @@ class EngineAgent:
 
     def choose(self, position: Position) -> Move:
         """The engine's move in ``position``; EngineError if it gives none or an illegal one."""
+        legal_moves_of(position)  # a non-position or a finished game: an error naming the position
         result = self.client.play(position, iterations=self.iterations, time_ms=self.time_ms)
         if result.move is None or not position.is_legal(result.move):
             raise EngineError(f"engine: {self.name} answered {result.move} in {position.fen(hide_pile_order=True)}")
