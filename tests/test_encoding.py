@@ -423,8 +423,15 @@ def test_action_index_numbers_every_move_as_the_records_do():
     pos = rosen.Position.new(seed=3)
     assert sorted(action_index(m) for m in pos.legal_moves()) == sorted(
         action_names().index(str(m)) for m in pos.legal_moves())
-    with pytest.raises(ValueError, match="^move: expected a move"):
+    with pytest.raises(ValueError, match="^move: expected a card"):
         action_index("NORTH9")
+    # the core's notation: any case; a draw's card must be a card (any text after "draw" once passed)
+    assert action_index("n1") == 0 and action_index("PASS") == 49 and action_index("Draw:se2") == 48
+    for junk in ("drawXYZ", "drawing", "draw:N9"):
+        with pytest.raises(rosen.InvalidMoveError, match="^move: "):
+            action_index(junk)
+    with pytest.raises(rosen.ArgumentTypeError, match="^move: expected a rosen.Move or its text, got NoneType"):
+        action_index(None)
 
 
 # --- version 2: the derived features against a plain computation (reference.rules) ---

@@ -122,14 +122,11 @@ def _action_numbers() -> Dict[str, int]:
 def action_index(move: Any) -> int:
     """The action number (0..49) of a move: a :class:`rosen.Move` or its text; a draw with its
     card (``draw:SE2``, as game records write it) is the draw, 48."""
-    text = str(move)
-    if text.startswith("draw"):
-        text = "draw"
-    number = _action_numbers().get(text)
-    if number is None:
-        raise InvalidArgumentError(f"move: expected a move such as 'NE2', 'H:W3', 'draw' or 'pass', got {move!r}",
-                                   "move")
-    return number
+    if isinstance(move, str):
+        move = _core.Move(move)  # the core's parser: any case, a drawn card checked; a named error otherwise
+    elif not isinstance(move, _core.Move):
+        raise ArgumentTypeError(f"move: expected a rosen.Move or its text, got {type(move).__name__}", "move")
+    return _action_numbers()["draw" if move.kind == "draw" else str(move)]
 
 
 class Symmetries(NamedTuple):
