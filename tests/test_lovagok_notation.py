@@ -219,6 +219,10 @@ BAD_CALLS = [
     (lambda: lv.distribution("333", dice=7), "dice", InvalidArgumentError),
     (lambda: lv.distribution("333", dice_cards=(9,)), "dice_cards", InvalidArgumentError),
     (lambda: lv.Solver(["a"] * lv.NUM_RESULTS), "utility", ArgumentTypeError),
+    (lambda: lv.Solver(["1"] * lv.NUM_RESULTS), "utility", ArgumentTypeError),  # digit strings once read as numbers
+    (lambda: lv.Solver(np.ones(lv.NUM_RESULTS) * 1j), "utility", ArgumentTypeError),  # once dropped the imaginary part
+    (lambda: lv.Solver([True] * lv.NUM_RESULTS), "utility", ArgumentTypeError),
+    (lambda: lv.Solver(None), "utility", ArgumentTypeError),
     (lambda: lv.Solver([float("nan")] * lv.NUM_RESULTS), "utility", InvalidArgumentError),
     (lambda: lv.Solver(np.zeros(lv.NUM_RESULTS), dice_cards="7"), "dice_cards", InvalidArgumentError),
     (lambda: lv.Solver(np.zeros(lv.NUM_RESULTS), max_rerolls=4), "max_rerolls", InvalidArgumentError),

@@ -11,6 +11,7 @@ increasing strength. This module is the leaf of ``rosen.lovagok``: it imports no
 """
 from __future__ import annotations
 
+import numbers
 from functools import total_ordering
 from typing import Iterable, Optional, Sequence, Tuple, Union
 
@@ -256,11 +257,20 @@ def check_dice(dice: object, low: int = 1) -> int:
 
 def check_rank_array(field: str, values: object) -> np.ndarray:
     """A float vector with one finite value per result rank (a utility, a row of the table)."""
+    expected = f"{field}: expected {NUM_RESULTS} numbers (one per result rank)"
+    if values is None or isinstance(values, (str, bytes)):
+        raise ArgumentTypeError(f"{expected}, got {type(values).__name__}", field)
     try:
-        array = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise ArgumentTypeError(f"{field}: expected {NUM_RESULTS} numbers (one per result rank), "
-                                f"got {type(values).__name__}", field) from None
+        raw = np.asarray(values)
+    except (TypeError, ValueError):  # ragged nesting
+        raise ArgumentTypeError(f"{expected}, got {type(values).__name__}", field) from None
+    # Real numbers only: np.asarray(dtype=float) would also read digit strings and drop imaginary parts.
+    if raw.dtype.kind == "O":
+        if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in raw.ravel()):
+            raise ArgumentTypeError(f"{expected}, got a {type(values).__name__} holding other things", field)
+    elif raw.dtype.kind not in "iuf":
+        raise ArgumentTypeError(f"{expected}, got values of dtype {raw.dtype}", field)
+    array = raw.astype(float)
     if array.shape != (NUM_RESULTS,):
         raise InvalidArgumentError(f"{field}: expected {NUM_RESULTS} values (one per result rank), got shape {array.shape}",
                                    field)
