@@ -67,8 +67,17 @@ def test_move_attributes():
     assert len({rosen.Move("N1"), rosen.Move("n1"), rosen.Move("N2")}) == 2
 
 
-@pytest.mark.parametrize("bad", ["", "N4", "N0", "X1", "H:", "H:N4", "draw:", "draw:Q1", "passs", "N1 ", "H:H:N1",
-                                 "\x00", "é1"])
+def test_move_text_ignores_surrounding_whitespace_as_positions_do():
+    # docs/notation.md: parsing ignores case and runs of whitespace (a line read with its newline)
+    assert rosen.Move("N1 ") == rosen.Move(" n1\n") == rosen.Move("N1")
+    assert rosen.Move("\th:ne2 ") == rosen.Move("H:NE2") and rosen.Move(" draw:E1").card == "E1"
+    pos = rosen.Position.new(seed=2)
+    first = str(pos.legal_moves()[0])
+    assert pos.play(f"  {first}\n") == pos.play(first) and pos.is_legal(f" {first} ")
+
+
+@pytest.mark.parametrize("bad", ["", "N4", "N0", "X1", "H:", "H:N4", "draw:", "draw:Q1", "passs", "N 1", "H: N1",
+                                 "draw :E1", "H:H:N1", "\x00", "é1", "   "])
 def test_bad_move_text_raises_invalid_move_error(bad):
     with pytest.raises(rosen.InvalidMoveError, match="move: expected"):
         rosen.Move(bad)

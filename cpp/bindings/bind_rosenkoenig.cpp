@@ -37,8 +37,15 @@ const char* reshuffle_name(Reshuffle r) { return r == Reshuffle::Eager ? "eager"
 
 Rules rules_of(const py::handle& players, const py::handle& reshuffle) {
     Rules rules;
-    const int n = int_arg(players, "players", 2, 4);
-    if (n == 3) throw ArgumentError("players", "players: expected 2 or 4, got 3");
+    int n = 0;  // not a player count
+    try {
+        n = int_arg(players, "players", 2, 4);
+    } catch (const ArgumentTypeError&) {
+        throw;
+    } catch (const ArgumentError&) {  // out of range: said below as the one rule, not as 2..4
+    }
+    if (n != 2 && n != 4)
+        throw ArgumentError("players", "players: expected 2 or 4, got " + std::string(py::str(players)).substr(0, 40));
     rules.players = uint8_t(n);
     rules.reshuffle = parse_reshuffle(reshuffle);
     return rules;

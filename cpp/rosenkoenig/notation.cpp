@@ -127,7 +127,11 @@ std::string format_move(Move m) {
 }
 
 Move parse_move(std::string_view text) {
-    const std::string s = lower(text);
+    // Surrounding whitespace is ignored, as in a position line (docs/notation.md); inner is not.
+    std::string_view core = text;
+    while (!core.empty() && std::isspace(static_cast<unsigned char>(core.front()))) core.remove_prefix(1);
+    while (!core.empty() && std::isspace(static_cast<unsigned char>(core.back()))) core.remove_suffix(1);
+    const std::string s = lower(core);
     if (s == "draw") return kDraw;
     if (s == "pass") return kPass;
     if (s.rfind("h:", 0) == 0) {
