@@ -27,6 +27,8 @@ CRAFTED: List[bytes] = [
     b"query legal legal", b"uci", b"ucinewgame", b"isready now please", b"ugi\x00", b"\tquit?",
     b"bench 3", b"stop now", b"go nodes 1 nodes", b"go movetime nan", b"go p1time 5", b"go wtime 100 btime 100",
     b"go nodes 18446744073709551616", b"go infinite forever", b"GO NODES -5", b"POSITION",
+    b"go p1inc 10 p2inc 10", b"go nodes 5 nodes 6", b"go infinite infinite", b"position startpos seed 1 seed 2",
+    b"position startpos players 4 players 2",  # once silently a bare go / the last value
 ]
 
 

@@ -433,3 +433,24 @@ def test_engine_numbers_are_the_search_apis(eng):
         assert (info.move, info.visits) == (str(move.move), move.visits)
         assert info.score == pytest.approx(move.score, abs=0.01)
         assert list(info.pv) == [str(m) for m in move.pv]
+
+
+@pytest.mark.parametrize("words, message", [
+    ("p1inc 10 p2inc 10", "go: p1inc and p2inc go with p1time and p2time"),
+    ("nodes 5 nodes 6", "go: nodes given twice"),
+    ("infinite infinite", "go: infinite given twice"),
+])
+def test_go_refuses_increments_alone_and_repeated_arguments(words, message):
+    from rosen.engine.protocol import parse_go
+
+    with pytest.raises(rosen.InvalidArgumentError, match=message):
+        parse_go(words.split())
+    assert parse_go("p1time 900 p2time 800 p1inc 10 p2inc 20".split()).p2inc == 20
+
+
+@pytest.mark.parametrize("words", ["startpos seed 1 seed 2", "startpos players 4 players 2"])
+def test_startpos_refuses_a_repeated_argument(words):
+    from rosen.engine.protocol import parse_position
+
+    with pytest.raises(rosen.InvalidArgumentError, match="given twice"):
+        parse_position(words.split(), reshuffle="eager", seed=0)

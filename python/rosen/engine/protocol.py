@@ -249,12 +249,16 @@ def parse_position(args: Sequence[str], *, reshuffle: str, seed: int) -> Positio
 
 def _startpos(args: Sequence[str], reshuffle: str) -> Position:
     values: Dict[str, int] = {"seed": 0, "players": 2}
+    given = set()
     i = 0
     while i < len(args):
         name = args[i].lower()
         if name not in values:
             raise _error("position", f"startpos: unknown argument '{printable(args[i])}' "
                                      "(expected seed <S>, players 2|4, moves ...)", "startpos")
+        if name in given:  # which would win is a guess the engine should not make
+            raise _error("position", f"startpos: {name} given twice", name)
+        given.add(name)
         value = args[i + 1] if i + 1 < len(args) else None
         values[name] = _int_arg("position", name, value, 0, _MAX_SEED)
         i += 2
@@ -312,6 +316,8 @@ def parse_go(args: Sequence[str]) -> GoArgs:
     i = 0
     while i < len(args):
         name = args[i].lower()
+        if name in values:
+            raise _error("go", f"{name} given twice", name)
         if name == "infinite":
             values["infinite"] = True
             i += 1
@@ -324,6 +330,8 @@ def parse_go(args: Sequence[str]) -> GoArgs:
         i += 2
     if ("p1time" in values) != ("p2time" in values):
         raise _error("go", "p1time and p2time come together", "p1time")
+    if ("p1inc" in values or "p2inc" in values) and "p1time" not in values:  # PROTOCOL.md: increments follow the times
+        raise _error("go", "p1inc and p2inc go with p1time and p2time (a clock), not alone", "p1inc")
     return GoArgs(**values)  # type: ignore[arg-type]
 
 
