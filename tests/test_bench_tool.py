@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -52,6 +53,25 @@ def test_a_suite_is_checked_on_loading(tmp_path):
     path.write_text("{not json")
     with pytest.raises(rosen.InvalidArgumentError, match="not JSON"):
         load_suite(path)
+    path.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(rosen.InvalidArgumentError, match="cannot read"):
+        load_suite(path)
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("value", "abc", "value: expected a number, got str"), ("value", [1], "value: expected a number, got list"),
+    ("value", True, "value: expected a number, got bool"), ("players", "2", "players: expected an int, got str"),
+    ("id", [1], "position #0: id: expected a str, got list"), ("phase", ["opening"], "phase: expected a str"),
+    ("fen", 3, "fen: expected a str, got int"), ("share", "x", "share: expected a number or null, got str"),
+])
+def test_a_suite_field_of_the_wrong_type_is_named(key, value, words):
+    # each once gave a message naming no field ("could not convert string to float: 'abc'")
+    good = load_suite().select(limit=1).to_json()
+    data = {**good, "positions": [{**good["positions"][0], key: value}]}
+    with pytest.raises(rosen.InvalidArgumentError, match=re.escape(words)):
+        parse_suite(data)
+    with pytest.raises(rosen.InvalidArgumentError, match="produced: expected an object, got list"):
+        parse_suite({**good, "produced": [1]})
 
 
 def test_probes_and_aggregates_carry_every_figure(small):

@@ -31,6 +31,11 @@ PHASES = ("opening", "middle", "ending")
 #: The committed suite, shipped inside the package (scikit-build-core copies python/rosen whole).
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "bench_suite.json"
 _REQUIRED = ("id", "players", "phase", "fen", "best_move", "value")
+#: The JSON types of a position's fields (an int is a number too; a bool is neither).
+_TYPES: Dict[str, tuple] = {"id": (str,), "players": (int,), "phase": (str,), "fen": (str,), "best_move": (str,),
+                            "value": (int, float), "ply": (int,), "plies": (int,), "share": (int, float, type(None)),
+                            "second": (str, type(None))}
+_TYPE_NAMES = {str: "a str", int: "an int", float: "a number", type(None): "null"}
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,13 @@ def _position(entry: Any, index: int, where: str) -> SuitePosition:
     missing = [k for k in _REQUIRED if k not in entry]
     if missing:
         raise InvalidArgumentError(f"suite: {where}: position {index} lacks {', '.join(missing)}", "suite")
+    name = entry["id"] if isinstance(entry["id"], str) else f"#{index}"
+    for key, kinds in _TYPES.items():
+        value = entry.get(key)
+        if key in entry and (isinstance(value, bool) or not isinstance(value, kinds)):
+            expected = " or ".join(_TYPE_NAMES[k] for k in kinds if k is not int or float not in kinds)
+            raise InvalidArgumentError(f"suite: {where}: position {name}: {key}: expected {expected}, got "
+                                       f"{type(value).__name__}", "suite")
     known = set(SuitePosition.__dataclass_fields__)
     pos = SuitePosition(**{k: v for k, v in entry.items() if k in known})
     if pos.players not in (2, 4) or pos.phase not in PHASES:
@@ -117,7 +129,11 @@ def parse_suite(data: Any, where: str = "<data>") -> Suite:
     ids = [p.id for p in positions]
     if len(set(ids)) != len(ids):
         raise InvalidArgumentError(f"suite: {where}: position ids must be unique", "suite")
-    return Suite(positions, dict(data.get("produced", {})), where)
+    produced = data.get("produced", {})
+    if not isinstance(produced, dict):
+        raise InvalidArgumentError(f"suite: {where}: produced: expected an object, got {type(produced).__name__}",
+                                   "suite")
+    return Suite(positions, dict(produced), where)
 
 
 def load_suite(path: Union[str, Path, None] = None) -> Suite:
@@ -127,8 +143,9 @@ def load_suite(path: Union[str, Path, None] = None) -> Suite:
     path = Path(path) if path is not None else DEFAULT_PATH
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidArgumentError(f"suite: cannot read {str(path)!r}: {exc.strerror or exc}", "suite") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise InvalidArgumentError(f"suite: cannot read {str(path)!r}: {reason}", "suite") from None
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
