@@ -74,17 +74,20 @@ def test_other_integer_dtypes_and_non_contiguous_input():
 
 
 @pytest.mark.parametrize("bad,error,match", [
-    (np.zeros((4, 9, 8), np.int8), ValueError, "boards: expected shape"),
-    (np.zeros((9,), np.int8), ValueError, "boards: expected shape"),
-    (np.full((2, 9, 9), 3, np.int8), ValueError, "board 0 holds a value other than 0, 1, 2"),
-    (np.full((2, 9, 9), 257, np.int64), ValueError, "values must be 0"),
-    (np.full((2, 9, 9), -1, np.int8), ValueError, "holds a value"),
-    (np.zeros((2, 9, 9), np.float32), TypeError, "integer array"),
-    ([["x"] * 9] * 9, TypeError, "integer array"),
+    (np.zeros((4, 9, 8), np.int8), rosen.InvalidArgumentError, "boards: expected shape"),
+    (np.zeros((9,), np.int8), rosen.InvalidArgumentError, "boards: expected shape"),
+    (np.full((2, 9, 9), 3, np.int8), rosen.InvalidArgumentError, "board 0 holds a value other than 0, 1, 2"),
+    (np.full((2, 9, 9), 257, np.int64), rosen.InvalidArgumentError, "values must be 0"),
+    (np.full((2, 9, 9), -1, np.int8), rosen.InvalidArgumentError, "holds a value"),
+    (np.zeros((2, 9, 9), np.float32), rosen.ArgumentTypeError, "integer array"),
+    ([["x"] * 9] * 9, rosen.ArgumentTypeError, "integer array"),
+    ([[1] * 9, [1]], rosen.ArgumentTypeError, "ragged"),
 ])
 def test_bad_boards_raise(bad, error, match):
-    with pytest.raises(error, match=match):
+    # the README's promise: every error a caller can cause is a rosen.RosenError naming the field
+    with pytest.raises(error, match=match) as info:
         rosen.score_boards(bad)
+    assert info.value.field == "boards"
 
 
 def test_bad_value_in_last_square_is_caught():

@@ -6,6 +6,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
+from .errors import ArgumentTypeError, InvalidArgumentError
 
 
 class BoardScores(NamedTuple):
@@ -34,18 +35,22 @@ def score_boards(boards: np.ndarray) -> BoardScores:
     token, 2 a white token -- the layout of ``Position.board``. Territories are symmetric under
     flips, so an array laid out rank 9 first scores the same.
     """
-    arr = np.asarray(boards)
+    try:
+        arr = np.asarray(boards)
+    except ValueError:  # ragged nesting
+        raise ArgumentTypeError(f"boards: expected an integer array, got a ragged {type(boards).__name__}",
+                                "boards") from None
     if arr.dtype.kind not in "biu":
-        raise TypeError(f"boards: expected an integer array (int8 preferred), got dtype {arr.dtype}")
+        raise ArgumentTypeError(f"boards: expected an integer array (int8 preferred), got dtype {arr.dtype}", "boards")
     single = arr.ndim == 2
     if single:
         arr = arr[None]
     if arr.ndim != 3 or arr.shape[1:] != (9, 9):
-        raise ValueError(f"boards: expected shape (N, 9, 9) or (9, 9), got {np.shape(boards)}")
+        raise InvalidArgumentError(f"boards: expected shape (N, 9, 9) or (9, 9), got {np.shape(boards)}", "boards")
     if arr.dtype != np.int8:
         # Check before narrowing, so that 257 cannot wrap round to a red token.
         if arr.size and (arr.min() < 0 or arr.max() > 2):
-            raise ValueError("boards: values must be 0 (empty), 1 (red) or 2 (white)")
+            raise InvalidArgumentError("boards: values must be 0 (empty), 1 (red) or 2 (white)", "boards")
         arr = arr.astype(np.int8)
     result = BoardScores(*_core._score_boards(np.ascontiguousarray(arr)))
     if single:
