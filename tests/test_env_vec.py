@@ -272,6 +272,8 @@ def test_bad_arguments_name_their_field():
     env.reset()
     with pytest.raises(rosen.InvalidArgumentError, match=r"indices\[0\]: expected 0..1, got 2"):
         env.reset(indices=[2])
+    with pytest.raises(rosen.InvalidArgumentError, match=r"indices\[0\]: expected 0..1, got 18446744073709551615"):
+        env.reset(indices=np.array([2**64 - 1], np.uint64))  # once "got -1", after the cast to int64
     with pytest.raises(rosen.ArgumentTypeError, match="out: expected a VecStep"):
         env.reset(out=(1, 2))
     wrong = VecStep(*(np.zeros_like(a) for a in env.reset()))._replace(reward=np.zeros((2,), np.float32))
@@ -300,3 +302,16 @@ def test_random_games_to_the_end_are_counted(players):
             lengths[i] = 0
         assert (out.action_mask.sum(axis=1) >= 1).all()
     assert sum(env.info(i)["episode"] for i in range(n)) == games
+
+
+def test_an_empty_index_list_resets_nothing():
+    # An empty list once meant "every environment", and with seed= the core read past the empty
+    # seed array for every environment's stream.
+    env = VecEnv(3, seed=10)
+    env.reset()
+    before = [(env.position(i), env.info(i)["episode"], env.info(i)["deal_seed"]) for i in range(3)]
+    for kwargs in ({}, {"seed": 5}, {"seed": []}):
+        env.reset(indices=[], **kwargs)
+        assert [(env.position(i), env.info(i)["episode"], env.info(i)["deal_seed"]) for i in range(3)] == before
+    with pytest.raises(rosen.InvalidArgumentError, match="the first reset"):
+        VecEnv(2).reset(indices=[])

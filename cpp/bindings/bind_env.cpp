@@ -214,7 +214,7 @@ void bind_env(py::module_& m) {
             }
             PyOutputs out(env, observation, action_mask, reward, terminated, truncated, current_player);
             py::gil_scoped_release release;
-            env.reset(listed, streams.is_none() ? nullptr : seeds.data(), out.out);
+            env.reset(indices.is_none() ? nullptr : &listed, streams.is_none() ? nullptr : seeds.data(), out.out);
         }, py::arg("indices"), py::arg("streams"), py::arg("observation"), py::arg("action_mask"), py::arg("reward"),
            py::arg("terminated"), py::arg("truncated"), py::arg("current_player"))
         .def("step", [](VecEnv& env, const py::handle& actions, const py::handle& observation, const py::handle& action_mask,

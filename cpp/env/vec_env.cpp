@@ -94,23 +94,26 @@ void VecEnv::write_reward(int i, bool ended, const Outputs& out) const {
     for (int p = 0; p < players; ++p) out.reward[size_t(i) * players + p] = ended ? env.game.reward(p) : 0.0f;
 }
 
-void VecEnv::reset(const std::vector<int64_t>& indices, const uint64_t* streams, const Outputs& out) {
+void VecEnv::reset(const std::vector<int64_t>* indices, const uint64_t* streams, const Outputs& out) {
     const int n = num_envs();
-    std::vector<uint8_t> listed(size_t(n), indices.empty() ? 1 : 0);
-    for (size_t k = 0; k < indices.size(); ++k) {
-        const int64_t i = indices[k];
+    // No list: every environment (streams holds n seeds). A list, even an empty one: just those
+    // (streams holds one seed per entry), so an empty list resets nothing and reads no seed.
+    std::vector<uint8_t> listed(size_t(n), indices ? 0 : 1);
+    const size_t count = indices ? indices->size() : 0;
+    if (indices && !started_)
+        throw ArgumentError("indices", "indices: the first reset() starts every environment; give no indices");
+    for (size_t k = 0; k < count; ++k) {
+        const int64_t i = (*indices)[k];
         if (i < 0 || i >= n)
             throw ArgumentError("indices", "indices[" + std::to_string(k) + "]: expected 0.." + std::to_string(n - 1) +
                                                ", got " + std::to_string(i));
-        if (!started_)
-            throw ArgumentError("indices", "indices: the first reset() starts every environment; give no indices");
         listed[size_t(i)] = 1;
     }
     // Streams first, in the order given, so that a repeated index takes its last stream.
     if (streams) {
-        if (indices.empty())
+        if (!indices)
             for (int i = 0; i < n; ++i) envs_[size_t(i)].stream = streams[i];
-        for (size_t k = 0; k < indices.size(); ++k) envs_[size_t(indices[k])].stream = streams[k];
+        for (size_t k = 0; k < count; ++k) envs_[size_t((*indices)[k])].stream = streams[k];
     }
     parallel([&](int first, int last, Opponent* opponent) {
         for (int i = first; i < last; ++i) {

@@ -56,10 +56,11 @@ public:
     const VecConfig& config() const { return cfg_; }
     bool started() const { return started_; }
 
-    // Starts a new episode in each listed environment (all when `indices` is empty): the first of
-    // a new stream when `streams` is given (one per listed environment), else the next of its own.
+    // Starts a new episode in each listed environment (all when `indices` is null; none when it
+    // is empty): the first of a new stream when `streams` is given (one per listed environment,
+    // n when `indices` is null), else the next of its own.
     // Writes every row; rewards are 0, terminated is true only for finished games not listed.
-    void reset(const std::vector<int64_t>& indices, const uint64_t* streams, const Outputs& out);
+    void reset(const std::vector<int64_t>* indices, const uint64_t* streams, const Outputs& out);
     // Checks every action first -- a legal action 0..49 for a game in progress, -1 for a finished
     // one -- and throws ArgumentError (IllegalMoveError for a masked action) naming the first bad
     // one, leaving every environment unchanged; then plays them (and the opponent's replies).
