@@ -239,6 +239,42 @@ def test_load_checks_the_format(tmp_path):
         load(tmp_path / "retyped.npz")
 
 
+def _mutated(tmp_path, mutate):
+    batch = generate(2, **RUN)
+    path = tmp_path / "shard.npz"
+    write_shard(path, batch.rows, {"seed": 5, "agent": "random"})
+    with np.load(path) as npz:
+        arrays = dict(npz)
+    mutate(arrays)
+    np.savez(tmp_path / "bad.npz", **arrays)
+    return tmp_path / "bad.npz"
+
+
+@pytest.mark.parametrize("name, mutate, words", [
+    # once: rosen train trained on misaligned rows (rc 0), or failed with a bare IndexError
+    ("game", lambda a: a.update(game=a["game"][:-1]), r"ply: expected shape \(\d+,\)"),
+    ("visits", lambda a: a.update(visits=a["visits"][:-3]), r"visits: expected shape \(\d+, 50\)"),
+    ("visits", lambda a: a.update(visits=np.ascontiguousarray(a["visits"][:, :49])), r"visits: expected shape"),
+    ("legal", lambda a: a.update(legal=a["legal"].reshape(-1)), r"legal: expected shape \(\d+, 50\)"),
+    ("tokens", lambda a: a.update(tokens=a["tokens"][:-1]), r"tokens: expected shape \(\d+, 2, 2\)"),
+])
+def test_load_checks_every_column_has_a_row_for_each_game_row(tmp_path, name, mutate, words):
+    with pytest.raises(ValueError, match=words):
+        load(_mutated(tmp_path, mutate))
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -1.0])
+def test_load_refuses_a_weight_that_is_not_finite_and_non_negative(tmp_path, value):
+    # a NaN weight once surfaced in training as "--lr: the loss became nan", a negative one as a loss of 0
+    def mutate(arrays):
+        arrays["weight"] = arrays["weight"].copy()
+        arrays["weight"][3] = value
+
+    with pytest.raises(ValueError, match="weight: row 3 of .*expected a finite weight >= 0") as info:
+        load(_mutated(tmp_path, mutate))
+    assert info.value.field == "weight"
+
+
 def test_write_shard_refuses_bad_input(tmp_path):
     batch = generate(1, **RUN)
     rows = {k: v for k, v in batch.rows.items() if k != "legal"}

@@ -382,3 +382,19 @@ def test_the_reinforcement_loop_logs_each_step_and_resumes_after_a_failure(tmp_p
     assert "best network: " + str(loop / "gen-000" / "candidate.npz") in capsys.readouterr().out
     ran.clear()
     assert tool.main(argv[:-1] + ["20"], execute) == 2 and not ran  # other settings: refused
+
+
+def test_training_inputs_of_the_wrong_kind_are_named():
+    # each once raised a bare TypeError, KeyError or IndexError
+    with pytest.raises(rosen.ArgumentTypeError, match="data: expected run directory paths, got NoneType"):
+        load_training_data([None])
+    with pytest.raises(rosen.InvalidArgumentError, match="data: the rows lack the column"):
+        from_rows({"game": np.zeros(2, np.int64)})
+    with pytest.raises(rosen.ArgumentTypeError, match="data: expected a mapping"):
+        from_rows([1, 2])
+    f, legal, p = np.zeros((2, 477), np.float32), np.zeros((2, 50), bool), np.zeros((2, 50), np.float32)
+    for ks, error in (([9, 0], rosen.InvalidArgumentError), ([-1, 0], rosen.InvalidArgumentError),
+                      ([0.5, 1.0], rosen.ArgumentTypeError)):
+        with pytest.raises(error, match="ks: expected"):
+            augment(f, legal, p, np.array(ks))
+    assert augment(f, legal, p, np.array([0, 7]))[0].shape == (2, 477)

@@ -21,12 +21,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Sequence, Tuple
+from typing import Any, Dict, Mapping, Sequence, Tuple
 
 import numpy as np
 
 from ..encoding import encode, symmetries
-from ..errors import InvalidArgumentError, RosenError, check_int, check_real
+from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_int, check_real
 
 __all__ = ["TrainingData", "load_training_data", "from_rows", "split_by_game", "symmetry_tables", "augment"]
 
@@ -70,9 +70,18 @@ def _data_error(message: str) -> InvalidArgumentError:
     return InvalidArgumentError(f"data: {message}", "data")
 
 
+#: The columns the targets come from (the features' columns are checked by rosen.encoding.encode).
+_TARGET_COLUMNS = ("game", "legal", "visits", "result", "weight", "root_value", "final_margin")
+
+
 def from_rows(rows: Dict[str, np.ndarray], run: int = 0) -> TrainingData:
     """The samples of one run's rows (a dict of columns, as ``load_dir(...).rows``). ``run``
     numbers the run, so that game ``i`` of two runs are two games (keys ``run * 2**32 + i``)."""
+    if not isinstance(rows, Mapping):
+        raise ArgumentTypeError(f"data: expected a mapping of columns, got {type(rows).__name__}", "data")
+    missing = [name for name in _TARGET_COLUMNS if name not in rows]
+    if missing:
+        raise _data_error(f"the rows lack the column(s) {', '.join(missing)} (self-play records have them)")
     legal = np.asarray(rows["legal"], dtype=bool)
     visits = np.asarray(rows["visits"], dtype=np.float64)
     if np.any(visits[~legal] > 0):
@@ -109,6 +118,8 @@ def load_training_data(dirs: Sequence[Any]) -> TrainingData:
 
     parts, seen = [], set()
     for run, d in enumerate(dirs):
+        if not isinstance(d, (str, os.PathLike)):
+            raise ArgumentTypeError(f"data: expected run directory paths, got {type(d).__name__}", "data")
         path = Path(d)
         if not path.is_dir():
             raise _data_error(f"{os.fspath(d)!r} is not a directory (expected a `rosen selfplay --out` run)")
@@ -156,6 +167,12 @@ def augment(features: np.ndarray, legal: np.ndarray, policy: np.ndarray, ks: np.
     """Row ``i`` of features [N, 477], legal [N, 50] and policy [N, 50] turned by symmetry
     ``ks[i]`` -- all three by the same symmetry, so a target stays on the turned legal actions.
     (The value and margin do not change under a symmetry.)"""
+    ks = np.asarray(ks)
+    if ks.dtype.kind not in "iu":
+        raise ArgumentTypeError(f"ks: expected integer symmetry numbers 0..7, got dtype {ks.dtype}", "ks")
+    if ks.size and (int(ks.min()) < 0 or int(ks.max()) > 7):  # a negative one would index from the end
+        bad = int(ks.max()) if int(ks.max()) > 7 else int(ks.min())
+        raise InvalidArgumentError(f"ks: expected symmetry numbers 0..7, got {bad}", "ks")
     f_table, a_table = symmetry_tables()
     actions = a_table[ks]
     return (np.take_along_axis(features, f_table[ks], axis=1), np.take_along_axis(legal, actions, axis=1),

@@ -55,6 +55,9 @@ _DTYPES = {"game": "int64", "ply": "int32", "players": "int8", "reshuffle": "int
            "to_move": "int8", "legal": "bool", "visits": "uint32", "root_value": "float32", "root_margin": "float32",
            "action": "uint8", "result": "float32", "final_margin": "int16", "weight": "float32", "full_search": "bool"}
 
+#: Each column's shape per row (the rows are the first axis).
+_ROW_SHAPES = {"tokens": (2, 2), "hands": (4,), "heroes": (4,), "legal": (50,), "visits": (50,)}
+
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -158,6 +161,17 @@ def _load(path: PathLike) -> Shard:
             rows[name] = npz[name]
             if rows[name].dtype.name != _DTYPES[name]:
                 raise InvalidArgumentError(f"{name}: expected dtype {_DTYPES[name]}, got {rows[name].dtype.name}", name)
+        count = rows["game"].shape[0] if rows["game"].ndim else -1
+        for name, column in rows.items():
+            shape = (count,) + _ROW_SHAPES.get(name, ())
+            if column.shape != shape:
+                raise InvalidArgumentError(f"{name}: expected shape {shape} (one entry a row of 'game'), got "
+                                           f"{column.shape} in {os.fspath(path)!r}", name)
+        weight = rows["weight"]
+        bad = np.flatnonzero(~(np.isfinite(weight) & (weight >= 0)))
+        if bad.size:  # a NaN weight once surfaced as "--lr: the loss became nan", a negative one as a loss of 0
+            raise InvalidArgumentError(f"weight: row {int(bad[0])} of {os.fspath(path)!r}: expected a finite weight "
+                                       f">= 0, got {weight[bad[0]]}", "weight")
         metadata = {name: npz[name].item() for name in npz.files if name not in rows}
     return Shard(rows=rows, metadata=metadata)
 
