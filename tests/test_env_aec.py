@@ -169,3 +169,17 @@ def test_random_games_to_the_end_are_counted(players):
         assert env.agents == []
         wins[env.unwrapped._single.game.position.winner] += 1
     assert sum(wins.values()) == 20 and wins["red"] > 0 and wins["white"] > 0
+
+
+def test_reset_seeds_and_agent_names_are_checked():
+    env = raw_env()
+    env.reset(seed=np.int64(3))  # a NumPy integer is a seed (it was refused by Gymnasium's seeding)
+    first = env.observe("player_0")["observation"].copy()
+    env.reset(seed=3)
+    assert np.array_equal(env.observe("player_0")["observation"], first)
+    for seed, error in ((-1, rosen.InvalidArgumentError), (1.5, rosen.ArgumentTypeError)):
+        with pytest.raises(error, match="seed: expected"):
+            env.reset(seed=seed)
+    for agent in ([0], 0, None):
+        with pytest.raises(rosen.ArgumentTypeError, match="agent: expected an agent name"):
+            env.observe(agent)

@@ -141,3 +141,42 @@ def test_random_games_to_the_end_are_counted(players):
         assert info["plies"] >= steps and info["scores"] == tuple(env.unwrapped._single.game.position.scores)
         results.append(reward)
     assert len(results) == 20 and set(results) <= {-1.0, 0.0, 1.0} and 1.0 in results and -1.0 in results
+
+
+@pytest.mark.parametrize("seed, error", [(-1, rosen.InvalidArgumentError), (1.5, rosen.ArgumentTypeError),
+                                         ("x", rosen.ArgumentTypeError), (2**64, rosen.InvalidArgumentError)])
+def test_a_bad_reset_seed_is_named_before_gymnasium_sees_it(seed, error):
+    # Gymnasium's own error was neither a ValueError nor a TypeError, and 2**64 replaced np_random first
+    env = RosenkoenigEnv(opponent="random")
+    env.reset(seed=4)
+    state = env.np_random.bit_generator.state
+    with pytest.raises(error, match="seed: expected"):
+        env.reset(seed=seed)
+    assert env.np_random.bit_generator.state == state
+
+
+def test_a_numpy_integer_seed_is_the_same_seed():
+    a, b = RosenkoenigEnv(opponent="random"), RosenkoenigEnv(opponent="random")
+    assert np.array_equal(a.reset(seed=np.int64(7))[0], b.reset(seed=7)[0])
+
+
+def test_an_opponent_that_fails_leaves_no_half_played_episode():
+    # The failure once left the episode running with the opponent to move, and the learner's
+    # next step was played for the opponent.
+    calls = {"n": 0}
+
+    def opponent(position):
+        calls["n"] += 1
+        return "pass" if calls["n"] == 1 else random_action_text(position)
+
+    env = RosenkoenigEnv(opponent=opponent, seat=1)
+    with pytest.raises(rosen.InvalidArgumentError, match="opponent: chose 'pass'"):
+        env.reset(seed=0)
+    with pytest.raises(rosen.InvalidArgumentError, match="call reset"):
+        env.step(0)
+    observation, info = env.reset(seed=0)  # a reset starts afresh
+    assert env.action_masks().any() and info["seat"] == 1
+
+
+def random_action_text(position):
+    return str(position.legal_moves()[0])

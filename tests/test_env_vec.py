@@ -315,3 +315,24 @@ def test_an_empty_index_list_resets_nothing():
         assert [(env.position(i), env.info(i)["episode"], env.info(i)["deal_seed"]) for i in range(3)] == before
     with pytest.raises(rosen.InvalidArgumentError, match="the first reset"):
         VecEnv(2).reset(indices=[])
+
+
+def test_load_refuses_a_game_the_next_step_cannot_act_in():
+    # A finished game once stayed terminated for ever (autoreset happens after a step), and with
+    # an opponent a position with the opponent to move had the learner's action played for it.
+    finished = rosen.Position.new(seed=3)
+    while not finished.is_terminal:
+        finished = finished.play(finished.legal_moves()[0])
+    env = VecEnv(1, seed=3)
+    env.reset()
+    before = env.position(0)
+    with pytest.raises(rosen.InvalidArgumentError, match="position: the game is over"):
+        env.load(0, finished)
+    assert env.position(0) == before
+    versus = VecEnv(1, seed=3, opponent="random", seat=0)
+    versus.reset()
+    white_to_move = rosen.Position.new(seed=3).play(rosen.Position.new(seed=3).legal_moves()[0])
+    with pytest.raises(rosen.InvalidArgumentError, match=r"the opponent is to move; load one with the learner \(red\)"):
+        versus.load(0, white_to_move)
+    versus.load(0, rosen.Position.new(seed=4))  # red to move: the learner's turn
+    assert versus.position(0) == rosen.Position.new(seed=4).hide_pile_order()

@@ -133,7 +133,13 @@ void VecEnv::reset(const std::vector<int64_t>* indices, const uint64_t* streams,
 
 void VecEnv::load(int i, const Position& pos) {
     if (pos.rules != cfg_.rules) throw ArgumentError("position", "position: expected a position of these rules (players, reshuffle)");
+    // A loaded game must be one the next step() can act in: not over (autoreset happens only
+    // after a step), and with an opponent the learner's turn (else its action would be the opponent's).
+    if (pos.over) throw ArgumentError("position", "position: the game is over; load a game in progress");
     Env& env = envs_[size_t(i)];
+    if (cfg_.has_opponent && colour_of(pos.to_move) != env.learner)
+        throw ArgumentError("position", std::string("position: the opponent is to move; load one with the learner (") +
+                                            (env.learner == kRed ? "red" : "white") + ") to move");
     env.game.load(pos, env.game.deal_seed());
     started_ = true;
 }

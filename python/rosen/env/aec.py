@@ -28,8 +28,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from ..encoding import ACTIONS
-from ..errors import InvalidArgumentError, check_choice
-from .single import SingleGame
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice
+from .single import SingleGame, check_seed
 from .spaces import action_space, masked_observation_space
 
 __all__ = ["aec_env", "raw_env"]
@@ -69,6 +69,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         return {"observation": self._single.observe(seat), "action_mask": mask}
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        seed = check_seed(seed)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self._single.reset(seed, self._np_random)
@@ -113,6 +114,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
         """Nothing to release."""
 
     def _seat(self, agent: str) -> int:
+        if not isinstance(agent, str):
+            raise ArgumentTypeError(f"agent: expected an agent name such as {self.possible_agents[0]!r}, got "
+                                    f"{type(agent).__name__}", "agent")
         seat = self._seats.get(agent)
         if seat is None:
             raise InvalidArgumentError(f"agent: expected one of {', '.join(self.possible_agents)}, got {agent!r}",

@@ -32,7 +32,7 @@ from .. import _core
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..encoding import action_index
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int, check_real
-from .single import SingleGame
+from .single import SingleGame, check_seed
 from .spaces import action_space, observation_space
 
 __all__ = ["RosenkoenigEnv"]
@@ -77,6 +77,7 @@ class RosenkoenigEnv(gymnasium.Env):
     # -- Gymnasium API -----------------------------------------------------------------------------
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[np.ndarray, Dict]:
+        seed = check_seed(seed)
         super().reset(seed=seed)
         self._single.reset(seed, self.np_random)
         self._learner = self.seat if self.seat is not None else int(self.np_random.integers(2))
@@ -117,15 +118,21 @@ class RosenkoenigEnv(gymnasium.Env):
 
     def _play_opponent(self) -> None:
         game = self._single.game
-        while not game.done and game.current_player % 2 != self._learner:
-            position = game.position  # the public view: the pile's order hidden (R14)
-            choice = self._agent.choose(position) if self._agent is not None else self._callable(position)
-            try:
-                game.step(self._action_of(choice))
-            except ValueError as exc:
-                raise InvalidArgumentError(f"opponent: chose {choice!r} in {position.fen()!r}: {exc}",
-                                           "opponent") from None
-            self._tell_agent()
+        try:
+            while not game.done and game.current_player % 2 != self._learner:
+                position = game.position  # the public view: the pile's order hidden (R14)
+                choice = self._agent.choose(position) if self._agent is not None else self._callable(position)
+                try:
+                    game.step(self._action_of(choice))
+                except ValueError as exc:
+                    raise InvalidArgumentError(f"opponent: chose {choice!r} in {position.fen()!r}: {exc}",
+                                               "opponent") from None
+                self._tell_agent()
+        except BaseException:
+            # The opponent failed with the turn its own: the episode cannot go on (the learner
+            # would move for it), so it needs a reset() as a new env does.
+            self._single.started = False
+            raise
         if not game.done:
             self._view = game.current_player
 

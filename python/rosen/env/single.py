@@ -27,6 +27,17 @@ def check_players(players: Any) -> int:
     return players
 
 
+def check_seed(seed: Any) -> Optional[int]:
+    """A ``reset`` seed as a Python int (NumPy integers too), checked before Gymnasium's seeding
+    sees it: its own error is neither a ValueError nor a TypeError, and it replaces the env's
+    generator before a later check could refuse the seed."""
+    if seed is None:
+        return None
+    if isinstance(seed, np.integer):
+        seed = int(seed)
+    return check_int("seed", seed, 0, 2**64 - 1)
+
+
 class SingleGame:
     """A game, its seed stream and its layout; ``game`` is the C++ ``_EnvGame``."""
 
