@@ -134,6 +134,9 @@ def test_bad_parameters_are_named():
         pyspiel.load_game("python_rosenkoenig(reshuffle=never)")
     with pytest.raises(rosen.InvalidArgumentError, match="layout"):
         load().make_py_observer(params={"layout": "cube"})
+    for players in (2.7, "x"):  # built directly, not through pyspiel.load_game: 2.7 once became 2
+        with pytest.raises(rosen.ArgumentTypeError, match="players: expected an int"):
+            rosen.openspiel.RosenkoenigGame({"players": players})
 
 
 def test_the_committed_playthrough_replays():

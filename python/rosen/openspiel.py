@@ -28,7 +28,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from . import _core
 from .encoding import LAYOUTS, action_index, action_names, feature_names, plane_names
-from .errors import IllegalMoveError, InvalidArgumentError, check_choice
+from .errors import IllegalMoveError, InvalidArgumentError, check_choice, check_int
 
 __all__ = ["GAME_TYPE", "RosenkoenigGame", "RosenkoenigState", "max_game_length"]
 
@@ -68,7 +68,7 @@ class RosenkoenigGame(pyspiel.Game):
 
     def __init__(self, params: Optional[Dict] = None) -> None:
         params = dict(params or {})
-        players = int(params.get("players", 2))
+        players = check_int("players", params.get("players", 2))  # 2.7 was read as 2, "x" a bare ValueError
         if players not in (2, 4):
             raise InvalidArgumentError(f"players: expected 2 or 4, got {players}", "players")
         reshuffle = check_choice("reshuffle", params.get("reshuffle", "eager"), ("eager", "lazy"))
