@@ -92,3 +92,93 @@ def test_engine_agent_checks_its_budget(kwargs, field):
     with pytest.raises(rosen.RosenError, match=field) as info:
         EngineAgent(ENGINE_COMMAND, **kwargs)
     assert info.value.field == field
+
+
+# --- engines that break the protocol in ways that once hung the client or filled its memory ---
+
+def _engine(body: str) -> list:
+    """A fake engine: ``body`` runs on each command line ``words`` (``say`` writes a line)."""
+    script = ("import sys, time\n"
+              "def say(text): sys.stdout.write(text + '\\n'); sys.stdout.flush()\n"
+              "for raw in sys.stdin:\n"
+              "    words = raw.split()\n"
+              "    if not words: continue\n"
+              "    if words[0] == 'quit': break\n"
+              + "".join("    " + line + "\n" for line in body.strip().splitlines()))
+    return [sys.executable, "-c", script]
+
+
+HANDSHAKE = "if words[0] == 'ugi': say('id name fake'); say('ugiok')\nif words[0] == 'isready': say('readyok')"
+
+
+def test_a_bare_option_line_in_the_handshake_is_ignored():
+    # `option name` with nothing after it was an IndexError
+    engine = _engine("if words[0] == 'ugi': say('option name'); say('ugiok')\n"
+                     "if words[0] == 'isready': say('readyok')")
+    with EngineClient(engine, timeout=5) as client:
+        assert client.options == {}
+
+
+def test_an_engine_that_talks_on_without_finishing_times_out():
+    # Each line came within the timeout, so the handshake and a timed search waited for ever.
+    spam = _engine("while words[0] == 'ugi': say('id name spam')")
+    with pytest.raises(EngineError, match="no answer within 0.5 s"):
+        EngineClient(spam, timeout=0.5)
+    endless = _engine(HANDSHAKE + "\nwhile words[0] == 'go': say('info depth 1 nodes 1'); time.sleep(0.05)")
+    client = EngineClient(endless, timeout=0.5)
+    try:
+        with pytest.raises(EngineError, match="no answer within 0.52 s"):
+            client.play(rosen.Position.new(1), time_ms=20)
+    finally:
+        client.kill()
+
+
+def test_a_line_without_end_is_refused_not_held_in_memory():
+    flood = _engine("if words[0] == 'ugi':\n"
+                    "    while True: sys.stdout.write('x' * 65536)")
+    with pytest.raises(EngineError, match="wrote a line longer than 1048576 bytes"):
+        EngineClient(flood, timeout=5)
+
+
+def test_closing_a_client_mid_line_leaves_no_thread_error(monkeypatch):
+    # Closing the pipes under the reader once printed "ValueError: readline of closed file".
+    errors = []
+    monkeypatch.setattr("threading.excepthook", lambda args: errors.append(args.exc_value))
+    stall = _engine(HANDSHAKE + "\nif words[0] == 'go': sys.stdout.write('info dep'); sys.stdout.flush(); "
+                                "time.sleep(60)")
+    client = EngineClient(stall, timeout=5)
+    client.send("go nodes 5")
+    client.kill()
+    client._reader.join(5)
+    assert not client._reader.is_alive() and errors == []
+
+
+@pytest.mark.parametrize("timeout, error", [(float("nan"), rosen.InvalidArgumentError),
+                                            (float("inf"), rosen.InvalidArgumentError),
+                                            (1e12, rosen.InvalidArgumentError), (-1, rosen.InvalidArgumentError),
+                                            (0, rosen.InvalidArgumentError), ("5", rosen.ArgumentTypeError)])
+def test_the_client_timeout_is_checked(timeout, error):
+    # nan waited for ever, inf and 1e12 overflowed, -1 and "5" were bare ValueError/TypeError
+    with pytest.raises(error, match="timeout: expected"):
+        EngineClient(ENGINE_COMMAND, timeout=timeout)
+
+
+def test_a_match_whose_second_engine_fails_to_start_closes_the_first(tmp_path, monkeypatch):
+    # A's engine was never closed when B's build raised (B: an engine that started for
+    # run_match's check, then not): it was left to the garbage collector, or ran on while held.
+    import shlex
+
+    from rosen.agents import parse_agent_spec
+    from rosen.match import play_pair
+
+    closed = []
+    close = EngineAgent.close
+    monkeypatch.setattr(EngineAgent, "close", lambda self: (closed.append(self.name), close(self)))
+    script = tmp_path / "engine.py"
+    script.write_text(_engine(HANDSHAKE)[2])  # an agent spec's command cannot hold the script's commas
+    good = shlex.join([sys.executable, str(script)])
+    a = parse_agent_spec(f"engine:command={good},iterations=5")
+    b = parse_agent_spec("engine:command=/nonexistent/engine,iterations=5")  # run_match's start-up check would catch it
+    with pytest.raises(EngineError, match="cannot start '/nonexistent/engine'"):
+        play_pair(a, b, seed=0, pair=0)
+    assert closed == [f"engine:{good}"]

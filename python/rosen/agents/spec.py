@@ -12,6 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Dict
 
+from ..engine.client import MAX_TIMEOUT
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
 from ..search import PARAMS as SEARCH_PARAMS
 from ..search import SearchParams
@@ -133,11 +134,6 @@ def _check_network(kind: str, key: str, value: Any) -> None:
         raise _error(f"{kind}: {key}: {exc}") from None
 
 
-#: An engine's reply may take at most a day: beyond that a wait is a hang, and threading's waits
-#: overflow past about 9.2e9 seconds.
-MAX_ENGINE_TIMEOUT = 86400.0
-
-
 def _check_engine_options(options: Dict[str, Any]) -> None:
     """Check an ``engine:`` spec's values now, not when the first game starts the process."""
     try:
@@ -153,8 +149,8 @@ def _check_engine_options(options: Dict[str, Any]) -> None:
                 raise _error(f"engine: {exc}") from None
     timeout = options.get("timeout", 30.0)
     if (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-            or not 0 < timeout <= MAX_ENGINE_TIMEOUT):  # false for NaN too
-        raise _error(f"engine: timeout: expected seconds in (0, {MAX_ENGINE_TIMEOUT:g}], got {timeout!r}")
+            or not 0 < timeout <= MAX_TIMEOUT):  # false for NaN too
+        raise _error(f"engine: timeout: expected seconds in (0, {MAX_TIMEOUT:g}], got {timeout!r}")
 
 
 def _engine_agent(options: Dict[str, Any]) -> Agent:

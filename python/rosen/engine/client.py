@@ -4,7 +4,7 @@ In the spirit of python-chess's engine module, without its asyncio: ``EngineClie
 command, does the `ugi`/`isready` handshake and offers ``play`` and ``analyse``; a reader thread
 collects the engine's lines so that every wait has a timeout. Lines are read and written with
 the protocol vocabulary of :mod:`rosen.engine.protocol`; this module imports nothing else of
-rosen but the core. ``rosen.agents.EngineAgent`` wraps a client as a match agent.
+rosen but the core and the errors. ``rosen.agents.EngineAgent`` wraps a client as a match agent.
 
 >>> with EngineClient(["rosen", "engine"]) as engine:            # doctest: +SKIP
 ...     result = engine.play(rosen.Position.new(seed=1), iterations=2000)
@@ -16,10 +16,12 @@ import queue
 import shlex
 import subprocess
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from .._core import Move, Position
+from ..errors import InvalidArgumentError, check_real
 from .protocol import CandidateInfo, GoArgs, InfoString, SearchInfo, parse_bestmove, parse_info
 
 Command = Union[str, Sequence[str]]
@@ -29,13 +31,28 @@ class EngineError(RuntimeError):
     """The engine reported an error, broke the protocol, died, or did not answer in time."""
 
 
+#: The longest wait a client accepts (s): beyond a day a wait is a hang, and threading's waits
+#: overflow past about 9.2e9 s.
+MAX_TIMEOUT = 86400.0
+#: The longest line read from an engine (bytes): a longer one is a broken engine, not a line to
+#: hold in memory (an engine writing without newlines would otherwise fill it).
+MAX_LINE_BYTES = 1 << 20
+_TOO_LONG = object()  # the reader's marker for such a line
+#: Lines read ahead of the caller: beyond them the reader waits, and so does an engine that
+#: floods its output (its pipe fills), instead of the client's memory growing without bound.
+READ_AHEAD_LINES = 1000
+#: A search's ``Analysis.lines`` keeps at most about this many of its latest lines.
+MAX_ANALYSIS_LINES = 10000
+
+
 @dataclass
 class Analysis:
     """The last report of a search: the root summary and one entry per candidate (multipv)."""
 
     root: Optional[SearchInfo] = None
     candidates: List[CandidateInfo] = field(default_factory=list)
-    lines: List[str] = field(default_factory=list)  #: every line the search wrote
+    #: every line the search wrote (of an engine that floods, the latest MAX_ANALYSIS_LINES or more)
+    lines: List[str] = field(default_factory=list)
 
     @property
     def winrate(self) -> Optional[float]:
@@ -70,20 +87,25 @@ class PlayResult:
 
 
 class EngineClient:
-    """One engine process. ``command`` is an argv list or a shell-like string; ``timeout`` (s)
-    bounds every wait beyond a search's own time. ``options`` are set after the handshake."""
+    """One engine process. ``command`` is an argv list or a shell-like string; ``timeout`` (s,
+    up to a day) bounds every exchange beyond a search's own time: the handshake, each sync, a
+    search with ``time_ms`` as a whole, and the gap between two lines of a search by iterations
+    alone (whose length is not known in advance). ``options`` are set after the handshake."""
 
     def __init__(self, command: Command, *, timeout: float = 30.0, options: Optional[Mapping[str, Any]] = None,
                  cwd: Optional[str] = None) -> None:
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
-        self.timeout = timeout
+        self.timeout = check_real("timeout", timeout, 0.0, MAX_TIMEOUT)
+        if self.timeout == 0:
+            raise InvalidArgumentError(f"timeout: expected seconds in (0, {MAX_TIMEOUT:g}], got 0", "timeout")
         if not self.command:
             raise EngineError("engine: the command line is empty")
         try:
             self._process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd)
         except OSError as exc:
             raise EngineError(f"engine: cannot start {self.command[0]!r}: {exc.strerror or exc}") from None
-        self._lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        self._lines: "queue.Queue[Any]" = queue.Queue(READ_AHEAD_LINES)  # lines, then None (the end) or _TOO_LONG
+        self._closed = threading.Event()
         self._reader = threading.Thread(target=self._read_stdout, name="engine-client-reader", daemon=True)
         self._reader.start()
         self.id: Dict[str, str] = {}
@@ -99,10 +121,32 @@ class EngineClient:
     # -- plumbing ------------------------------------------------------------------------------
 
     def _read_stdout(self) -> None:
-        assert self._process.stdout is not None
-        for raw in self._process.stdout:
-            self._lines.put(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
-        self._lines.put(None)
+        stdout = self._process.stdout
+        assert stdout is not None
+        try:
+            while True:
+                raw = stdout.readline(MAX_LINE_BYTES + 1)
+                if not raw:
+                    break
+                if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                    self._put(_TOO_LONG)  # the reader stops: the engine is broken
+                    return
+                if not self._put(raw.decode("utf-8", errors="replace").rstrip("\r\n")):
+                    return
+        except (OSError, ValueError):  # the pipe closed under the read (quit, kill): the end of output
+            pass
+        self._put(None)
+
+    def _put(self, item: Any) -> bool:
+        """Queue ``item`` for the caller, waiting while the read-ahead is full; False once the
+        client is closed (nobody will read it)."""
+        while not self._closed.is_set():
+            try:
+                self._lines.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                pass
+        return False
 
     def send(self, line: str) -> None:
         """Write one command line (a newline is added) and flush it."""
@@ -118,15 +162,34 @@ class EngineClient:
             raise EngineError(f"engine: cannot write to {self.command[0]}: it has exited") from exc
 
     def readline(self, timeout: Optional[float] = None) -> str:
-        """The next line the engine wrote; EngineError at its end of output or after ``timeout``."""
+        """The next line the engine wrote; EngineError at its end of output, for a line longer
+        than :data:`MAX_LINE_BYTES`, or after ``timeout``."""
+        wait = self.timeout if timeout is None else timeout
         try:
-            line = self._lines.get(timeout=self.timeout if timeout is None else timeout)
+            return self._lines_get(wait)
         except queue.Empty:
-            raise EngineError(f"engine: no answer within {self.timeout if timeout is None else timeout} s") from None
-        if line is None:
-            self._lines.put(None)  # later reads see the end too
+            raise EngineError(f"engine: no answer within {wait:g} s") from None
+
+    def _lines_get(self, wait: float) -> str:
+        """The next line within ``wait`` seconds (queue.Empty after them); EngineError at the end
+        of output or for a line that was too long."""
+        if wait <= 0:
+            raise queue.Empty
+        line = self._lines.get(timeout=wait)
+        if line is None or line is _TOO_LONG:
+            self._lines.put_nowait(line)  # later reads see it too (the queue has room: one was just taken)
+            if line is _TOO_LONG:
+                raise EngineError(f"engine: {self.command[0]} wrote a line longer than {MAX_LINE_BYTES} bytes")
             raise EngineError(f"engine: {self.command[0]} closed its output (exit status {self._process.poll()})")
         return line
+
+    def _readline_by(self, deadline: float, budget: float) -> str:
+        """The next line, if it comes before ``deadline`` (time.monotonic()); ``budget`` is the
+        whole exchange's allowance, for the message."""
+        try:
+            return self._lines_get(deadline - time.monotonic())
+        except queue.Empty:
+            raise EngineError(f"engine: no answer within {budget:g} s") from None
 
     def sync(self, *, check: bool = True) -> List[str]:
         """`isready` and wait for `readyok`; returns the lines before it. With ``check``, raises
@@ -134,8 +197,9 @@ class EngineClient:
         the last sync)."""
         self.send("isready")
         lines = []
+        deadline = time.monotonic() + self.timeout  # an engine that talks on without readyok is stuck too
         while True:
-            line = self.readline()
+            line = self._readline_by(deadline, self.timeout)
             if line == "readyok":
                 break
             lines.append(line)
@@ -146,14 +210,15 @@ class EngineClient:
 
     def _handshake(self) -> None:
         self.send("ugi")
+        deadline = time.monotonic() + self.timeout
         while True:
-            line = self.readline()
+            line = self._readline_by(deadline, self.timeout)
             if line == "ugiok":
                 break
             words = line.split()
             if words[:2] == ["id", "name"] or words[:2] == ["id", "author"]:
                 self.id[words[1]] = " ".join(words[2:])
-            elif words[:2] == ["option", "name"]:
+            elif words[:2] == ["option", "name"] and len(words) > 2:
                 self.options[words[2]] = line
         self.sync()
 
@@ -199,13 +264,18 @@ class EngineClient:
         bestmove and the last analysis."""
         self.send(GoArgs(nodes=iterations, movetime=time_ms).format())
         wait = self.timeout + (time_ms or 0) / 1000.0
+        # With a time limit the whole search has a deadline; by iterations alone its length is
+        # unknown, so only the gap between lines is bounded.
+        deadline = time.monotonic() + wait if time_ms is not None else None
         analysis = Analysis()
         error = None
         while True:
-            line = self.readline(wait)
-            if line.startswith("bestmove"):
+            line = self.readline(wait) if deadline is None else self._readline_by(deadline, wait)
+            if line.split()[:1] == ["bestmove"]:
                 break
             analysis.lines.append(line)
+            if len(analysis.lines) > 2 * MAX_ANALYSIS_LINES:  # a flooding engine: keep the latest
+                del analysis.lines[:-MAX_ANALYSIS_LINES]
             if not line.startswith("info "):
                 continue
             try:
@@ -223,8 +293,8 @@ class EngineClient:
                 analysis.root = info
         if error is not None:
             raise EngineError("engine: " + error)
-        move = parse_bestmove(line)
         try:
+            move = parse_bestmove(line)
             return PlayResult(None if move is None else Move(move), analysis)
         except ValueError as exc:
             raise EngineError(f"engine: bestmove: {exc}") from None
@@ -264,6 +334,7 @@ class EngineClient:
         self._close_pipes()
 
     def _close_pipes(self) -> None:
+        self._closed.set()  # the reader stops waiting to hand lines over
         for pipe in (self._process.stdin, self._process.stdout):
             try:
                 if pipe is not None:

@@ -149,10 +149,16 @@ def play_pair(a: AgentSpec, b: AgentSpec, *, seed: int, pair: int, players: int 
     for game in (2 * pair, 2 * pair + 1):
         seed_a, seed_b = _mix(seed, game, 1) >> 1, _mix(seed, game, 2) >> 1
         a_red = game % 2 == 0
-        red, white = (a.build(seed_a), b.build(seed_b)) if a_red else (b.build(seed_b), a.build(seed_a))
+        red_spec, red_seed, white_spec, white_seed = (a, seed_a, b, seed_b) if a_red else (b, seed_b, a, seed_a)
+        red = red_spec.build(red_seed)
+        try:  # built inside, so that the first agent (an engine process) is closed if the second fails
+            white = white_spec.build(white_seed)
+        except BaseException:
+            _close(red)
+            raise
         try:
             rec = play_game(red, white, seed=deal, players=players, reshuffle=reshuffle,
-                            red_name=str(a if a_red else b), white_name=str(b if a_red else a))
+                            red_name=str(red_spec), white_name=str(white_spec))
         finally:
             _close(red, white)
         rec.extra = {"game": game, "pair": pair, "a_colour": "red" if a_red else "white",
