@@ -38,9 +38,10 @@ MAX_TIMEOUT = 86400.0
 #: hold in memory (an engine writing without newlines would otherwise fill it).
 MAX_LINE_BYTES = 1 << 20
 _TOO_LONG = object()  # the reader's marker for such a line
-#: Lines read ahead of the caller: beyond them the reader waits, and so does an engine that
-#: floods its output (its pipe fills), instead of the client's memory growing without bound.
-READ_AHEAD_LINES = 1000
+#: Bytes of lines read ahead of the caller: beyond them the reader waits, and so does an engine
+#: that floods its output (its pipe fills), instead of the client's memory growing without bound.
+#: Generous, so that a caller who sends many commands before reading the answers never waits.
+READ_AHEAD_BYTES = 64 << 20
 #: A search's ``Analysis.lines`` keeps at most about this many of its latest lines.
 MAX_ANALYSIS_LINES = 10000
 
@@ -104,8 +105,10 @@ class EngineClient:
             self._process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd)
         except OSError as exc:
             raise EngineError(f"engine: cannot start {self.command[0]!r}: {exc.strerror or exc}") from None
-        self._lines: "queue.Queue[Any]" = queue.Queue(READ_AHEAD_LINES)  # lines, then None (the end) or _TOO_LONG
-        self._closed = threading.Event()
+        self._lines: "queue.Queue[Any]" = queue.Queue()  # lines, then None (the end) or _TOO_LONG
+        self._queued_bytes = 0
+        self._room = threading.Condition()  # the reader waits on it while READ_AHEAD_BYTES are queued
+        self._closed = False
         self._reader = threading.Thread(target=self._read_stdout, name="engine-client-reader", daemon=True)
         self._reader.start()
         self.id: Dict[str, str] = {}
@@ -140,13 +143,15 @@ class EngineClient:
     def _put(self, item: Any) -> bool:
         """Queue ``item`` for the caller, waiting while the read-ahead is full; False once the
         client is closed (nobody will read it)."""
-        while not self._closed.is_set():
-            try:
-                self._lines.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                pass
-        return False
+        size = _held(item)
+        with self._room:
+            while self._queued_bytes > READ_AHEAD_BYTES and not self._closed:
+                self._room.wait(0.1)
+            if self._closed:
+                return False
+            self._queued_bytes += size
+        self._lines.put(item)
+        return True
 
     def send(self, line: str) -> None:
         """Write one command line (a newline is added) and flush it."""
@@ -176,8 +181,12 @@ class EngineClient:
         if wait <= 0:
             raise queue.Empty
         line = self._lines.get(timeout=wait)
+        if isinstance(line, str):
+            with self._room:
+                self._queued_bytes -= _held(line)
+                self._room.notify()
         if line is None or line is _TOO_LONG:
-            self._lines.put_nowait(line)  # later reads see it too (the queue has room: one was just taken)
+            self._lines.put(line)  # later reads see it too
             if line is _TOO_LONG:
                 raise EngineError(f"engine: {self.command[0]} wrote a line longer than {MAX_LINE_BYTES} bytes")
             raise EngineError(f"engine: {self.command[0]} closed its output (exit status {self._process.poll()})")
@@ -334,7 +343,9 @@ class EngineClient:
         self._close_pipes()
 
     def _close_pipes(self) -> None:
-        self._closed.set()  # the reader stops waiting to hand lines over
+        with self._room:  # the reader stops waiting to hand lines over
+            self._closed = True
+            self._room.notify()
         for pipe in (self._process.stdin, self._process.stdout):
             try:
                 if pipe is not None:
@@ -355,6 +366,11 @@ class EngineClient:
 
     def __repr__(self) -> str:
         return f"EngineClient({' '.join(self.command)!r}, running={self.returncode is None})"
+
+
+def _held(item: Any) -> int:
+    """About the memory a queued line holds: its text and a Python str's own overhead."""
+    return len(item) + 64 if isinstance(item, str) else 0
 
 
 def _error_of(line: str) -> Optional[str]:
