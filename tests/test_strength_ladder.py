@@ -8,7 +8,7 @@ import math
 import pytest
 
 import rosen
-from rosen.bench.ladder import SUMMARY, run_ladder
+from rosen.bench.ladder import SUMMARY, point_name, run_ladder
 from rosen.cli import main
 from rosen.match import run_match
 
@@ -90,3 +90,42 @@ def test_cli_errors_are_one_line(tmp_path, argv, words, capsys):
     assert main(["strength", *argv, "--out", str(tmp_path), "--progress", "off"]) == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+def test_point_files_never_collide():
+    # "a b" and "a_b" once shared a file, and so did long specs that differed past the 200th
+    # character (a budget): the second point then refused the first's games for ever.
+    assert point_name("engine:command=x y,iterations=5", ANCHOR) != point_name("engine:command=x_y,iterations=5", ANCHOR)
+    long = "mcts:" + ",".join(f"{k}=1" for k in ("exploration", "prior_weight", "draw_value", "hero_cost")) * 6
+    assert point_name(long + ",iterations=20", ANCHOR) != point_name(long + ",iterations=40", ANCHOR)
+    assert len(point_name(long, ANCHOR)) <= 173
+
+
+@pytest.mark.parametrize("bad", ['{"stats": []}', "[1, 2, 3]", "[" * 100000, "\x00\x00"])
+def test_a_bad_line_before_good_games_is_an_error_and_deletes_nothing(tmp_path, bad):
+    # It once ended the read silently, and the rewrite then deleted every good game after it.
+    (point,) = _ladder(tmp_path, 4, budgets=(10,))
+    lines = open(point.file).read().splitlines()
+    damaged = "\n".join([lines[0], bad] + lines[1:]) + "\n"
+    open(point.file, "w").write(damaged)
+    with pytest.raises(rosen.InvalidArgumentError, match="line 2 is not a game record of this ladder"):
+        _ladder(tmp_path, 4, budgets=(10,))
+    assert open(point.file).read() == damaged
+
+
+def test_a_tampered_result_is_found_by_replaying_the_games(tmp_path):
+    (point,) = _ladder(tmp_path, 4, budgets=(10,))
+    lines = open(point.file).read().splitlines()
+    game = json.loads(lines[0])
+    game["winner"] = "white" if game["winner"] == "red" else "red"
+    open(point.file, "w").write("\n".join([json.dumps(game)] + lines[1:]) + "\n")
+    with pytest.raises(rosen.InvalidArgumentError, match="line 1 is not a game record.*winner"):
+        _ladder(tmp_path, 4, budgets=(10,))
+
+
+def test_a_directory_where_a_file_should_be_is_a_one_line_error(tmp_path, capsys):
+    (tmp_path / SUMMARY).mkdir()
+    code = main(["strength", "mcts", "--anchor", ANCHOR, "--iterations", "10", "--games", "2",
+                 "--out", str(tmp_path), "--progress", "off"])
+    err = capsys.readouterr().err
+    assert code == 2 and "ladder.jsonl" in err and "Traceback" not in err

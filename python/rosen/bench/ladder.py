@@ -11,6 +11,7 @@ finished one is only reported again. ``<out>/ladder.jsonl`` holds one summary li
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -21,7 +22,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ..agents.spec import parse_agent_spec
 from ..errors import InvalidArgumentError
-from ..match.game import GameRecord
+from ..match.game import GameRecord, replay
 from ..match.records import jsonl_writer
 from ..match.runner import MatchResult, run_match
 from .runner import budget_spec
@@ -59,46 +60,59 @@ class LadderPoint:
 
 
 def point_name(spec: str, anchor: str) -> str:
-    """A file name for the match ``spec`` against ``anchor`` (safe characters only)."""
+    """A file name for the match ``spec`` against ``anchor``: its text in safe characters, cut
+    short, and a hash of the whole text, so that two matches never share a file (``a b`` and
+    ``a_b`` read the same once made safe; two long specs may differ only past the cut)."""
     text = f"{spec}__vs__{anchor}"
-    return re.sub(r"[^A-Za-z0-9._=+-]+", "_", text)[:200]
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return re.sub(r"[^A-Za-z0-9._=+-]+", "_", text)[:160] + "-" + digest
 
 
 def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str) -> List[GameRecord]:
-    """The complete pairs of an earlier run of this match; an unfinished last line (the run was
-    killed while writing) or a lone game of an unfinished pair is dropped. A file of another match
-    is an error, not something to overwrite."""
+    """The complete pairs of an earlier run of this match, each game replayed; an unfinished last
+    line (the run was killed while writing) or a lone game of an unfinished pair is dropped. Any
+    other line that is not a game of this match is an error, not something to overwrite."""
     if not path.exists():
         return []
+    try:
+        lines = [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if line.strip()]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidArgumentError(f"out: cannot read {str(path)!r} ({exc}); remove it or choose another --out",
+                                   "out") from None
     games: List[GameRecord] = []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                record = GameRecord.from_json(json.loads(line))
-            except (ValueError, TypeError):
-                break  # a line cut short: everything before it stands
-            game = len(games)
-            a_red = game % 2 == 0
-            expected = (spec, anchor) if a_red else (anchor, spec)
-            if (record.extra.get("game") != game or (record.red, record.white) != expected
-                    or record.seed != seed + game // 2 or record.players != players or record.reshuffle != reshuffle):
-                raise InvalidArgumentError(
-                    f"out: {str(path)!r} line {number} is not game {game} of {spec} against {anchor} with seed "
-                    f"{seed}, {players} players, {reshuffle} reshuffle; remove it or choose another --out", "out")
-            games.append(record)
+    for number, line in lines:
+        try:
+            record = GameRecord.from_json(json.loads(line))
+            replay(record)  # the moves are legal and give the recorded winner and scores
+        except (ValueError, TypeError, RecursionError) as exc:
+            if number == lines[-1][0]:
+                break  # the last line, cut short when a run was killed: everything before it stands
+            raise InvalidArgumentError(f"out: {str(path)!r} line {number} is not a game record of this ladder "
+                                       f"({exc}); remove it or choose another --out", "out") from None
+        game = len(games)
+        a_red = game % 2 == 0
+        expected = (spec, anchor) if a_red else (anchor, spec)
+        if (record.extra.get("game") != game or (record.red, record.white) != expected
+                or record.seed != seed + game // 2 or record.players != players or record.reshuffle != reshuffle):
+            raise InvalidArgumentError(
+                f"out: {str(path)!r} line {number} is not game {game} of {spec} against {anchor} with seed "
+                f"{seed}, {players} players, {reshuffle} reshuffle; remove it or choose another --out", "out")
+        games.append(record)
     return games[: len(games) // 2 * 2]
 
 
 def _rewrite(path: Path, games: Sequence[GameRecord]) -> None:
     """Keep exactly ``games`` in the file (atomically), before new games are appended."""
     tmp = path.with_suffix(".jsonl.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        write = jsonl_writer(f)
-        for g in games:
-            write(g)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            write = jsonl_writer(f)
+            for g in games:
+                write(g)
+        os.replace(tmp, path)
+    except OSError as exc:  # e.g. a directory where the file should be
+        raise InvalidArgumentError(f"out: cannot write {str(path)!r} ({exc.strerror or exc}); choose another --out",
+                                   "out") from None
 
 
 def run_point(config: str, budget_kind: str, budget: int, anchor: str, *, games: int, seed: int, players: int,
@@ -157,9 +171,13 @@ def run_ladder(configs: Sequence[str], anchor: str, budgets: Sequence[int], *, b
                               reshuffle=reshuffle, threads=threads, out=out,
                               progress=None if progress is None else (lambda r, c=config: progress(c, r)))
             points.append(point)
-            with open(out / SUMMARY, "w", encoding="utf-8") as f:
-                for p in points:
-                    f.write(json.dumps(p.to_json()) + "\n")
+            try:
+                with open(out / SUMMARY, "w", encoding="utf-8") as f:
+                    for p in points:
+                        f.write(json.dumps(p.to_json()) + "\n")
+            except OSError as exc:
+                raise InvalidArgumentError(f"out: cannot write {str(out / SUMMARY)!r} ({exc.strerror or exc}); "
+                                           "choose another --out", "out") from None
             if on_point is not None:
                 on_point(point)
     return points

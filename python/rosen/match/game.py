@@ -114,7 +114,12 @@ class SideStats:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "SideStats":
         """From a record's ``stats`` entry; fields this version does not know are ignored."""
+        if not isinstance(d, Mapping):
+            raise InvalidArgumentError(f"stats: expected an object per colour, got {type(d).__name__}", "stats")
         known = {f.name for f in fields(cls)}
+        for k, v in d.items():
+            if k in known and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                raise InvalidArgumentError(f"stats: {k}: expected a number, got {type(v).__name__}", "stats")
         return cls(**{k: v for k, v in d.items() if k in known})
 
 
@@ -143,10 +148,14 @@ class GameRecord:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "GameRecord":
         """The record of one parsed JSON line (the inverse of :meth:`to_json`)."""
+        if not isinstance(d, Mapping):
+            raise ArgumentTypeError(f"record: expected a game record (a JSON object), got {type(d).__name__}", "record")
         own = {"seed", "players", "reshuffle", "red", "white", "winner", "scores", "moves", "stats", "plies"}
         missing = sorted({"seed", "players", "reshuffle", "red", "white", "winner", "scores", "moves"} - set(d))
         if missing:
             raise InvalidArgumentError(f"{missing[0]}: missing from the game record", missing[0])
+        if not isinstance(d.get("stats", {}), Mapping):
+            raise InvalidArgumentError(f"stats: expected an object, got {type(d['stats']).__name__}", "stats")
         stats = {colour: SideStats.from_json(s) for colour, s in d.get("stats", {}).items()}
         return cls(seed=d["seed"], players=d["players"], reshuffle=d["reshuffle"], red=d["red"], white=d["white"],
                    winner=d["winner"], scores=list(d["scores"]), moves=list(d["moves"]), stats=stats,
