@@ -128,3 +128,17 @@ def test_ctrl_c_at_the_prompt_quits():
     args = build_parser().parse_args(["play", "--engine", "greedy"])
     assert play_session(args, input_fn=interrupted, out=out) == 0
     assert out.getvalue().endswith("You quit the game.\n")
+
+
+def test_bytes_that_are_not_text_lose_no_later_line():
+    # Under strict UTF-8 decoding the error also dropped the rest of the piped input: the
+    # `legal` and `quit` after the bad line were never read and the game ended as at end of input.
+    import os
+    import subprocess
+
+    env = dict(os.environ, PYTHONIOENCODING="utf-8:strict")
+    done = subprocess.run([sys.executable, "-m", "rosen", "play", "--engine", "greedy"], input=b"N\xff2\nlegal\nquit\n",
+                          capture_output=True, env=env, timeout=120)
+    out = done.stdout.decode()
+    assert done.returncode == 0 and "That input is not text" in out
+    assert "legal moves:" in out and out.rstrip().endswith("You quit the game.")

@@ -45,11 +45,13 @@ class HumanAgent:
             try:
                 line = self._input(f"your move ({position.turn})> ").strip()
             except UnicodeDecodeError:  # bytes that are not text: say so and ask again
-                self.say("That input is not text. Type 'help' for the notation.")
-                continue
+                line = "\ufffd"
             except (EOFError, KeyboardInterrupt):
                 self.say()
                 raise QuitGame from None
+            if "\ufffd" in line:  # (rosen play decodes stdin with errors="replace")
+                self.say("That input is not text. Type 'help' for the notation.")
+                continue
             move = self._answer(position, line)
             if move is not None:
                 return move

@@ -111,4 +111,9 @@ def play_session(args: argparse.Namespace, *, input_fn: Callable[[str], str] = i
 
 
 def run(args: argparse.Namespace) -> int:
-    return play_session(args, input_fn=getattr(args, "input_fn", None) or input, out=getattr(args, "out", None))
+    input_fn = getattr(args, "input_fn", None)
+    if input_fn is None and hasattr(sys.stdin, "reconfigure"):
+        # Bytes that are not UTF-8 become U+FFFD in their own line: with strict decoding the
+        # error also dropped the rest of the buffered input (piped lines after it were lost).
+        sys.stdin.reconfigure(errors="replace")
+    return play_session(args, input_fn=input_fn or input, out=getattr(args, "out", None))
