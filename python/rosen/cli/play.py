@@ -112,8 +112,9 @@ def play_session(args: argparse.Namespace, *, input_fn: Callable[[str], str] = i
 
 def run(args: argparse.Namespace) -> int:
     input_fn = getattr(args, "input_fn", None)
-    if input_fn is None and hasattr(sys.stdin, "reconfigure"):
+    if input_fn is None and getattr(sys.stdin, "errors", None) == "strict" and hasattr(sys.stdin, "reconfigure"):
         # Bytes that are not UTF-8 become U+FFFD in their own line: with strict decoding the
         # error also dropped the rest of the buffered input (piped lines after it were lost).
+        # Other settings (surrogateescape, the C locale's) already keep the line; they stay.
         sys.stdin.reconfigure(errors="replace")
     return play_session(args, input_fn=input_fn or input, out=getattr(args, "out", None))
