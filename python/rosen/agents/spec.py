@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Dict
 
-from ..engine.client import MAX_TIMEOUT
+from ..engine.client import check_timeout
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
 from ..search import PARAMS as SEARCH_PARAMS
 from ..search import SearchParams
@@ -147,10 +147,11 @@ def _check_engine_options(options: Dict[str, Any]) -> None:
                 check_int(key, options[key], low, high)
             except ValueError as exc:  # ArgumentTypeError is one too
                 raise _error(f"engine: {exc}") from None
-    timeout = options.get("timeout", 30.0)
-    if (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-            or not 0 < timeout <= MAX_TIMEOUT):  # false for NaN too
-        raise _error(f"engine: timeout: expected seconds in (0, {MAX_TIMEOUT:g}], got {timeout!r}")
+    if "timeout" in options:
+        try:
+            check_timeout(options["timeout"])
+        except ValueError as exc:  # ArgumentTypeError is one too
+            raise _error(f"engine: {exc}") from None
 
 
 def _engine_agent(options: Dict[str, Any]) -> Agent:

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
+from .. import _json
 from ..agents.spec import parse_agent_spec
 from ..errors import InvalidArgumentError
 from ..match.game import GameRecord, replay
@@ -82,9 +83,9 @@ def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, res
     games: List[GameRecord] = []
     for number, line in lines:
         try:
-            record = GameRecord.from_json(json.loads(line))
+            record = GameRecord.from_json(_json.loads(line))
             replay(record)  # the moves are legal and give the recorded winner and scores
-        except (ValueError, TypeError, RecursionError) as exc:
+        except (ValueError, TypeError) as exc:
             if number == lines[-1][0]:
                 break  # the last line, cut short when a run was killed: everything before it stands
             raise InvalidArgumentError(f"out: {str(path)!r} line {number} is not a game record of this ladder "

@@ -18,11 +18,11 @@ True
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
 
+from .. import _json
 from .._core import Move, Position
 from ..errors import ArgumentTypeError, InvalidArgumentError
 
@@ -147,8 +147,8 @@ def load_suite(path: Union[str, Path, None] = None) -> Suite:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise InvalidArgumentError(f"suite: cannot read {str(path)!r}: {reason}", "suite") from None
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+        data = _json.loads(text)
+    except ValueError as exc:
         raise InvalidArgumentError(f"suite: {str(path)!r} is not JSON: {exc}", "suite") from None
     return parse_suite(data, str(path))
 

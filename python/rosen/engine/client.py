@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from .._core import Move, Position
-from ..errors import InvalidArgumentError, check_real
+from ..errors import ArgumentTypeError, InvalidArgumentError
 from .protocol import CandidateInfo, GoArgs, InfoString, SearchInfo, parse_bestmove, parse_info
 
 Command = Union[str, Sequence[str]]
@@ -96,9 +96,7 @@ class EngineClient:
     def __init__(self, command: Command, *, timeout: float = 30.0, options: Optional[Mapping[str, Any]] = None,
                  cwd: Optional[str] = None) -> None:
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
-        self.timeout = check_real("timeout", timeout, 0.0, MAX_TIMEOUT)
-        if self.timeout == 0:
-            raise InvalidArgumentError(f"timeout: expected seconds in (0, {MAX_TIMEOUT:g}], got 0", "timeout")
+        self.timeout = check_timeout(timeout)
         if not self.command:
             raise EngineError("engine: the command line is empty")
         try:
@@ -366,6 +364,17 @@ class EngineClient:
 
     def __repr__(self) -> str:
         return f"EngineClient({' '.join(self.command)!r}, running={self.returncode is None})"
+
+
+def check_timeout(value: Any) -> float:
+    """A client's ``timeout`` in seconds, in (0, :data:`MAX_TIMEOUT`]; else an error naming it
+    (also what the ``engine:`` agent spec checks when it is parsed)."""
+    expected = f"timeout: expected seconds in (0, {MAX_TIMEOUT:g}]"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ArgumentTypeError(f"{expected}, got {type(value).__name__}", "timeout")
+    if not 0 < value <= MAX_TIMEOUT:  # false for NaN too
+        raise InvalidArgumentError(f"{expected}, got {value!r}", "timeout")
+    return float(value)
 
 
 def _held(item: Any) -> int:

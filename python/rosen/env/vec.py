@@ -158,9 +158,9 @@ class VecEnv:
             if listed.ndim != 1 or (listed.size and listed.dtype.kind not in "iu"):
                 raise ArgumentTypeError(f"indices: expected a sequence of ints, got {listed.dtype} of shape "
                                         f"{listed.shape}", "indices")
-            outside = np.flatnonzero((listed < 0) | (listed >= self.num_envs)) if listed.size else []
-            if len(outside):  # before the cast to int64, which would turn 2**64 - 1 into -1
-                k = int(outside[0])
+            if listed.dtype.kind == "u" and listed.size and listed.max() > np.iinfo(np.int64).max:
+                # The core checks the range; this one index would read -1 after the cast to int64.
+                k = int(np.argmax(listed > np.iinfo(np.int64).max))
                 raise InvalidArgumentError(f"indices[{k}]: expected 0..{self.num_envs - 1}, got {listed[k]}", "indices")
             listed = np.ascontiguousarray(listed, dtype=np.int64)
         streams = None if seed is None else _streams(seed, self.num_envs if listed is None else len(listed))

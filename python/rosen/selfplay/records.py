@@ -36,6 +36,7 @@ from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Union
 
 import numpy as np
 
+from .. import _json
 from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_int
 from .backends import ShardJob, make_backend
 from .generate import COLUMNS, SelfPlayBatch, check_settings
@@ -192,8 +193,8 @@ def read_json_lines(path: Path, what: str) -> List[Any]:
             for number, line in enumerate(f, 1):
                 if line.strip():
                     try:
-                        values.append(json.loads(line))
-                    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+                        values.append(_json.loads(line))
+                    except ValueError as exc:
                         raise InvalidArgumentError(f"path: {os.fspath(path)!r} line {number} is not JSON ({exc}); "
                                                    f"expected {what}", "path") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -229,8 +230,8 @@ def read_run(path: PathLike) -> Dict[str, Any]:
     rosen self-play run's; anything else raises an error naming the file."""
     file = _run_directory(path) / RUN_FILE
     try:
-        run = json.loads(file.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        run = _json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
         raise InvalidArgumentError(f"path: {os.fspath(file)!r} is not a run's parameters ({exc})", "path") from None
     if not isinstance(run, dict) or run.get("format") != FORMAT:
         raise InvalidArgumentError(f"path: {os.fspath(file)!r} is not a {FORMAT} run's parameters (a JSON object "

@@ -22,7 +22,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import __version__
+from .. import __version__, _json
 from ..errors import RosenError, check_int
 from . import views
 from .sessions import (
@@ -58,8 +58,8 @@ async def read_json(request: Request) -> Dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        data = json.loads(body)
-    except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+        data = _json.loads(body)
+    except ValueError as exc:
         raise WebError(400, f"body: not valid JSON ({exc})", "body") from None
     if not isinstance(data, dict):
         raise WebError(400, f"body: expected a JSON object, got {type(data).__name__}", "body")

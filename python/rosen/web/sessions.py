@@ -17,6 +17,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
+from .. import _json
 from .._core import Move, Position
 from ..engine.protocol import Limits
 from ..engine.search import SearchSnapshot, SlicedSearch
@@ -365,16 +366,14 @@ def load_records(text: Any, limit: int = MAX_RECORD_GAMES) -> List[Dict[str, Any
     into the public positions of every ply."""
     if not isinstance(text, str):
         raise InvalidArgumentError("text: expected the JSONL file's text", "text")
-    import json
-
     games = []
     lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if not lines:
         raise InvalidArgumentError("text: the file holds no game record", "text")
     for n, line in lines[:limit]:
         try:
-            record = json.loads(line)
-        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
+            record = _json.loads(line)
+        except ValueError as exc:
             raise InvalidArgumentError(f"text: line {n} is not JSON ({exc})", "text") from None
         if not isinstance(record, dict):
             raise InvalidArgumentError(f"text: line {n} is not a game record (a JSON object)", "text")
