@@ -376,6 +376,13 @@ def test_a_jsonl_file_summarises_to_the_same_match(tmp_path):
     (tmp_path / "empty.jsonl").write_text("")
     with pytest.raises(ValueError, match="no games"):
         summarise_jsonl(str(tmp_path / "empty.jsonl"))
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(path.read_text().splitlines()[0] + "\n{truncated\n")
+    with pytest.raises(ValueError, match="line 2 is not JSON"):
+        summarise_jsonl(str(bad))
+    bad.write_text("[" * 100000 + "\n")
+    with pytest.raises(ValueError, match="line 1 is not JSON"):
+        read_jsonl(str(bad))
 
 
 def test_ctrl_c_keeps_the_pairs_played_so_far():

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from typing import Callable, List, TextIO
 
+from .. import _json
 from ..errors import InvalidArgumentError
 from .game import GameRecord
 from .runner import MatchResult
@@ -18,9 +19,18 @@ def jsonl_writer(stream: TextIO) -> Callable[[GameRecord], None]:
 
 
 def read_jsonl(path: str) -> List[dict]:
-    """The game records of a ``--jsonl`` file, as parsed JSON objects."""
+    """The game records of a ``--jsonl`` file, as parsed JSON objects; a line that is not JSON
+    raises InvalidArgumentError naming the file and the line."""
+    records = []
     with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(_json.loads(line))
+            except ValueError as e:
+                raise InvalidArgumentError(f"path: {path!r} line {number} is not JSON ({e})", "path") from None
+    return records
 
 
 def summarise_jsonl(path: str) -> MatchResult:
