@@ -49,6 +49,31 @@ def test_the_crashing_parameters_in_a_subprocess_exit_cleanly(kwargs):
     assert done.stdout.startswith("refused")
 
 
+@pytest.mark.parametrize("kwargs, kind, words", [
+    (dict(exploration=10**400), rosen.InvalidArgumentError, "exploration: expected a number, got 10000000000000000000... (401 characters) (too large)"),
+    (dict(iterations=10**400), rosen.InvalidArgumentError, "iterations: expected 0..1000000000000000, got 10000000000000000000... (401 characters)"),
+    (dict(iterations=np.array([3, 4])), rosen.ArgumentTypeError, "iterations: expected an int, got ndarray of shape (2,)"),
+    (dict(exploration=np.array([1.0, 2.0])), rosen.ArgumentTypeError, "exploration: expected a number, got ndarray of shape (2,)"),
+    (dict(foo=1), rosen.ArgumentTypeError, "foo: not a search parameter; expected one of iterations, "),
+], ids=["huge-float", "huge-int", "array-int", "array-float", "unknown"])
+def test_numbers_python_cannot_convert_are_named_errors(kwargs, kind, words):
+    # An int past float's range and an array of several numbers raised raw OverflowError/TypeError.
+    with pytest.raises(kind) as info:
+        rosen.SearchParams(**kwargs)
+    assert str(info.value).startswith(words) and info.value.field == next(iter(kwargs))
+
+
+def test_python_side_checks_name_unconvertible_numbers():
+    from rosen.errors import check_int, check_real
+    with pytest.raises(rosen.ArgumentTypeError, match=r"^x: expected an int, got ndarray of shape \(2,\)"):
+        check_int("x", np.array([1, 2]), 0, 5)
+    with pytest.raises(rosen.ArgumentTypeError, match=r"^x: expected a number, got ndarray of shape \(2,\)"):
+        check_real("x", np.array([1.0, 2.0]))
+    with pytest.raises(rosen.InvalidArgumentError, match=r"^x: expected 0..5, got 1000.*\(too large\)"):
+        check_real("x", 10**400, 0, 5)
+    assert check_int("x", np.int64(3), 0, 5) == 3 and check_real("x", np.float32(0.5)) == 0.5
+
+
 def test_the_match_reproducer_exits_2_with_one_line(capsys):
     assert main(["match", "mcts:iterations=100,temperature=1e-50", "random", "--games", "2"]) == 2
     err = capsys.readouterr().err

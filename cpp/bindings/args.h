@@ -24,15 +24,39 @@ inline std::string text_arg(const py::handle& obj, const char* field) {
     return obj.attr("encode")("utf-8", "backslashreplace").cast<std::string>();
 }
 
+// A number as the error messages show it: a huge int as its first digits and its length, so that
+// what is shown is never mistaken for another number.
+inline std::string shown_number(const py::handle& value) {
+    const std::string text = py::str(value);
+    if (text.size() <= 40) return text;
+    return text.substr(0, 20) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
+// Calls obj.<method>() and converts its result to T. A Python error on the way (an array of
+// several numbers, an int too large for a float) becomes the field's ArgumentTypeError or
+// ArgumentError instead of escaping as a raw TypeError or OverflowError.
+template <typename T>
+T convert_number(const py::handle& obj, const char* method, const char* field, const char* expected) {
+    try {
+        return obj.attr(method)().cast<T>();
+    } catch (py::error_already_set& e) {
+        if (e.matches(PyExc_OverflowError))
+            throw ArgumentError(field, std::string(field) + ": expected " + expected + ", got " + shown_number(obj) +
+                                           " (too large)");
+        throw ArgumentTypeError(field, std::string(field) + ": expected " + expected + ", got " + type_name(obj) +
+                                           (py::hasattr(obj, "shape") ? " of shape " + std::string(py::str(obj.attr("shape"))) : ""));
+    }
+}
+
 // An int (not a bool; anything with __index__) in [low, high].
 template <typename T>
 T integer_arg(const py::handle& obj, const char* field, T low, T high) {
     if (py::isinstance<py::bool_>(obj) || !py::hasattr(obj, "__index__"))
         throw ArgumentTypeError(field, std::string(field) + ": expected an int, got " + type_name(obj));
-    const py::int_ value = obj.attr("__index__")();
+    const py::int_ value = convert_number<py::int_>(obj, "__index__", field, "an int");
     if (value < py::int_(low) || value > py::int_(high))
         throw ArgumentError(field, std::string(field) + ": expected " + std::to_string(low) + ".." + std::to_string(high) +
-                                       ", got " + std::string(py::str(value)).substr(0, 40));
+                                       ", got " + shown_number(value));
     return value.cast<T>();
 }
 
@@ -48,7 +72,7 @@ inline int int_arg(const py::handle& obj, const char* field, int low, int high) 
 inline double real_arg(const py::handle& obj, const char* field) {
     if (py::isinstance<py::bool_>(obj) || py::isinstance<py::str>(obj) || !py::hasattr(obj, "__float__"))
         throw ArgumentTypeError(field, std::string(field) + ": expected a number, got " + type_name(obj));
-    return obj.attr("__float__")().cast<double>();
+    return convert_number<double>(obj, "__float__", field, "a number");
 }
 
 inline bool bool_arg(const py::handle& obj, const char* field) {

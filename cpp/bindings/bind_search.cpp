@@ -46,9 +46,7 @@ void set_param(SearchParams& p, const ParamInfo& info, const py::handle& value) 
         [&](auto member) {
             using T = std::remove_reference_t<decltype(p.*member)>;
             if constexpr (std::is_same_v<T, double>) {
-                if (py::isinstance<py::bool_>(value) || py::isinstance<py::str>(value) || !py::hasattr(value, "__float__"))
-                    throw ArgumentTypeError(name, name + ": expected a number, got " + bindings::type_name(value));
-                p.*member = value.attr("__float__")().cast<double>();
+                p.*member = bindings::real_arg(value, info.name.data());
             } else if constexpr (std::is_same_v<T, uint64_t>) {
                 p.*member = bindings::uint_arg(value, info.name.data(), uint64_t(info.min),
                                                info.max >= 18446744073709551615.0 ? ~uint64_t(0) : uint64_t(info.max));
@@ -73,8 +71,8 @@ SearchParams params_from(const py::dict& values) {
         const std::string name = bindings::text_arg(key, "search parameters");
         const ParamInfo* info = find_param(name);
         if (!info)
-            throw ArgumentTypeError(name.substr(0, 40), "search parameters: unknown parameter '" + name.substr(0, 40) +
-                                                            "'; expected one of " + known_params());
+            throw ArgumentTypeError(name.substr(0, 40), name.substr(0, 40) + ": not a search parameter; expected one of " +
+                                                            known_params());
         set_param(p, *info, value);
     }
     validate(p);

@@ -61,11 +61,19 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _kind(value: Any) -> str:
+    shape = getattr(value, "shape", None)
+    return type(value).__name__ + (f" of shape {shape}" if shape is not None else "")
+
+
 def check_int(field: str, value: Any, low: Optional[int] = None, high: Optional[int] = None) -> int:
     """``value`` as an int if it is one (not a bool) within ``[low, high]``; else an error naming ``field``."""
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise ArgumentTypeError(f"{field}: expected an int, got {type(value).__name__}", field)
-    value = value.__index__()
+    try:
+        value = value.__index__()
+    except TypeError:  # e.g. a NumPy array of several numbers
+        raise ArgumentTypeError(f"{field}: expected an int, got {_kind(value)}", field) from None
     if (low is not None and value < low) or (high is not None and value > high):
         if high is None:
             expected = f"an int >= {low}"
@@ -73,7 +81,7 @@ def check_int(field: str, value: Any, low: Optional[int] = None, high: Optional[
             expected = f"an int <= {high}"
         else:
             expected = f"{low}..{high}"
-        raise InvalidArgumentError(f"{field}: expected {expected}, got {value}", field)
+        raise InvalidArgumentError(f"{field}: expected {expected}, got {_shown(value)}", field)
     return value
 
 
@@ -81,10 +89,15 @@ def check_real(field: str, value: Any, low: Optional[float] = None, high: Option
     """``value`` as a finite float within ``[low, high]``; else an error naming ``field``."""
     if isinstance(value, (bool, str, bytes)) or not hasattr(value, "__float__"):
         raise ArgumentTypeError(f"{field}: expected a number, got {type(value).__name__}", field)
-    number = float(value)
+    bounds = "a finite number" if low is None and high is None else (
+        f"a number >= {low:g}" if high is None else f"a number <= {high:g}" if low is None else f"{low:g}..{high:g}")
+    try:
+        number = float(value)
+    except OverflowError:  # an int too large for a float
+        raise InvalidArgumentError(f"{field}: expected {bounds}, got {_shown(value)} (too large)", field) from None
+    except TypeError:  # e.g. a NumPy array of several numbers
+        raise ArgumentTypeError(f"{field}: expected a number, got {_kind(value)}", field) from None
     if not math.isfinite(number) or (low is not None and number < low) or (high is not None and number > high):
-        bounds = "a finite number" if low is None and high is None else (
-            f"a number >= {low:g}" if high is None else f"a number <= {high:g}" if low is None else f"{low:g}..{high:g}")
         raise InvalidArgumentError(f"{field}: expected {bounds}, got {_shown(value)}", field)
     return number
 
