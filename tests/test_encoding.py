@@ -361,6 +361,11 @@ def test_hostile_rows_are_rejected_naming_field_and_row(case):
         with pytest.raises(rosen.InvalidArgumentError) as err:
             call()
         assert err.value.field == field and str(err.value).startswith(f"{field}: row 1: "), str(err.value)
+    # A failed call leaves the caller's buffer as it was, row 0 (a good row) included.
+    for out in (np.full((2, 35, 9, 9), 7, np.int8), np.full((2, 477), 7, np.float32)):
+        with pytest.raises(rosen.InvalidArgumentError):
+            encode(rows, "planes" if out.ndim == 4 else "flat", out=out)
+        assert (out == 7).all()
 
 
 def test_the_crown_off_e5_on_an_empty_board_is_rejected():

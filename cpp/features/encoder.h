@@ -81,7 +81,8 @@ void encode_flat(const Position& pos, float* out);     // kFlatFeatures entries
 // Batches, row after row: the output's element type picks the layout (int8 planes, float flat).
 void encode_batch(const Position* positions, std::size_t n, int8_t* out);
 void encode_batch(const Position* positions, std::size_t n, float* out);
-// Record rows (row_state.h); a bad row throws ArgumentError naming the field and row.
+// Record rows (row_state.h); a bad row throws ArgumentError naming the field and row before
+// anything is written to out.
 void encode_rows(const RowsIn& rows, std::size_t n, int8_t* out);
 void encode_rows(const RowsIn& rows, std::size_t n, float* out);
 
