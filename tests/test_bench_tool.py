@@ -173,6 +173,17 @@ def test_a_bare_expectimax_takes_the_probes_time():
     (["mcts:foo=1"], "unknown option 'foo'"),
     (["mcts", "--compare", "mcts", "mcts"], "not both"),
     (["--players", "2", "--phase", "opening", "--positions", "0"], "--positions"),
+    (["--search-seed", "-1"], "--search-seed: expected 0.."),
+    (["--time-ms", ""], "--time-ms: expected at least one number"),
+    (["--iterations", ""], "--iterations: expected at least one number"),
+    (["--depths", "nan"], "--depths: expected numbers >= 0"),
+    (["--depths", "-1"], "--depths: expected numbers >= 0"),
+    (["mcts:exploration=1" + "0" * 400], "exploration: expected a number, got 10000000000000000000... (401"),
+    # output files are checked before the run, not after it
+    (["--json", "."], "--json: cannot write '.'"),
+    (["--csv", "no/such/dir/x.csv"], "--csv: cannot write"),
+    (["--csv-summary", "."], "--csv-summary: cannot write"),
+    (["--plot", "picture"], "--plot: expected an image file name"),
 ])
 def test_cli_errors_are_one_line(argv, words, capsys):
     assert main(["bench", *argv, "--quiet"]) == 2

@@ -85,6 +85,8 @@ def test_cli_runs_a_ladder_with_plot_and_json(tmp_path, capsys):
     (["greedy"], "takes no iterations budget"),
     (["--games", "3"], "--games: expected an even number"),
     (["--anchor", "mcts:nope=1"], "unknown option 'nope'"),
+    (["--json", "."], "--json: cannot write '.'"),  # before the ladder, not after it
+    (["--plot", "ladder"], "--plot: expected an image file name"),
 ])
 def test_cli_errors_are_one_line(tmp_path, argv, words, capsys):
     assert main(["strength", *argv, "--out", str(tmp_path), "--progress", "off"]) == 2

@@ -302,6 +302,9 @@ def test_cli_errors_name_the_option(run_dir, tmp_path, capsys):
     assert "--data: " in err and "format_version" in err
     assert "--hidden: expected two" in cli_error(["--data", str(run_dir), "--out", out, "--hidden", "16"], capsys)
     assert "--out: cannot write" in cli_error(["--data", str(run_dir), "--out", str(tmp_path / "no" / "n.npz")], capsys)
+    assert "--out: cannot write" in cli_error(["--data", str(run_dir), "--out", str(tmp_path)], capsys)
+    assert "--plot: expected an image file name" in cli_error(["--data", str(run_dir), "--out", out, "--plot",
+                                                               str(tmp_path / "curves")], capsys)
     assert "--epochs: " in cli_error(["--data", str(run_dir), "--out", out, "--epochs", "0"], capsys)
     assert "--value-search-weight: " in cli_error(["--data", str(run_dir), "--out", out, "--value-search-weight", "-0.1"],
                                                   capsys)

@@ -19,7 +19,8 @@ from ..bench.report import (aggregate, aggregate_table, aggregates_csv, compare,
                             probe_table, probes_csv, time_to_depth)
 from ..bench.runner import DEFAULT_TIMEOUT, budget_spec, parse_budgets, run_probes
 from ..bench.suite import PHASES, load_suite
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, check_int, check_real
+from ._paths import check_writable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -67,13 +68,15 @@ def run(args: argparse.Namespace) -> int:
     if args.agent and args.compare:
         raise InvalidArgumentError("agent: give one configuration or --compare A B, not both", "agent")
     configs = list(args.compare) if args.compare else [args.agent or "mcts"]
-    kind = "time_ms" if args.time_ms else "iterations"
-    budgets = parse_budgets(args.time_ms or args.iterations or "100,1000,10000", kind)
+    kind = "time_ms" if args.time_ms is not None else "iterations"
+    given = args.time_ms if args.time_ms is not None else args.iterations
+    budgets = parse_budgets("100,1000,10000" if given is None else given, kind)
     threads = parse_budgets(args.threads, "threads")
+    check_int("search_seed", args.search_seed, 0, 2**64 - 1)
     try:
-        depths = [float(d) for d in args.depths.split(",") if d.strip()]
+        depths = [check_real("depths", float(d), 0) for d in args.depths.split(",") if d.strip()]
     except ValueError:
-        raise InvalidArgumentError(f"depths: expected numbers separated by commas, got {args.depths!r}",
+        raise InvalidArgumentError(f"depths: expected numbers >= 0 separated by commas, got {args.depths!r}",
                                    "depths") from None
     if args.timeout <= 0:
         raise InvalidArgumentError(f"timeout: expected seconds > 0, got {args.timeout:g}", "timeout")
@@ -81,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgumentError(f"positions: expected at least 1, got {args.positions}", "positions")
     for config in configs:  # a bad spec or budget fails now, before any search
         budget_spec(config, kind, budgets[0], threads[-1], args.timeout)
+    for field in ("json", "csv", "csv_summary", "plot"):  # before the run, not after it
+        if getattr(args, field):
+            check_writable(getattr(args, field), field, image=field == "plot")
     if args.plot:
         plots.require_matplotlib()
     suite = load_suite(args.suite).select(args.players, args.phase, args.positions)

@@ -19,6 +19,7 @@ from ..bench.runner import parse_budgets
 from ..errors import InvalidArgumentError
 from ..match.stats import format_elo
 from . import _args
+from ._paths import check_writable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -51,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
     budgets = parse_budgets(args.time_ms or args.iterations or "100,1000,10000", kind)
     if args.threads < 1:
         raise InvalidArgumentError(f"threads: expected at least 1, got {args.threads}", "threads")
+    for field in ("json", "plot"):  # before the ladder, not after it
+        if getattr(args, field):
+            check_writable(getattr(args, field), field, image=field == "plot")
     if args.plot:
         plots.require_matplotlib()
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any, Dict, Tuple
 
 from ..errors import InvalidArgumentError
+from ._paths import check_writable
 
 INSTALL = 'pip install "rosen[train]"'
 
@@ -58,12 +58,6 @@ def _hidden(text: str) -> Tuple[int, int]:
     return sizes  # type: ignore[return-value]
 
 
-def _check_writable(path: str, field: str) -> None:
-    parent = Path(path).resolve().parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK) or Path(path).is_dir():
-        raise InvalidArgumentError(f"{field}: cannot write {path!r} (no such directory, or not writable)", field)
-
-
 def _missing(module: str, what: str) -> int:
     print(f"rosen train: error: {what} needs {module}, which is not installed; install it with: {INSTALL}",
           file=sys.stderr)
@@ -78,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidArgumentError("out: expected the network file to write (e.g. --out net.npz)", "out")
     for field in ("out", "curves", "plot"):
         if getattr(args, field):
-            _check_writable(getattr(args, field), field)
+            check_writable(getattr(args, field), field, image=field == "plot")
     try:  # torch is an optional dependency: never imported before here
         from ..learning import train as training
         from ..learning.data import load_training_data
