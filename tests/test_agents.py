@@ -197,7 +197,8 @@ def test_engine_spec_needs_a_command_and_a_budget():
     ("seed=abc", "seed: expected an int, got str"),  # once a TypeError from seed % 2**31
     ("seed=1.5", "seed: expected an int, got float"), ("seed=-1", "seed: expected an int >= 0"),
     ("threads=abc", "threads: expected an int"), ("threads=0", "threads: expected 1..256"),
-    ("iterations=0", "iterations: expected an int >= 1"),
+    ("iterations=0", "iterations: expected 1..9223372036854775807"),
+    ("time_ms=10000000000000", "time_ms: expected 1..1000000000"),  # once OverflowError in queue.get
 ])
 def test_engine_spec_values_are_checked_when_parsed(option, words):
     with pytest.raises(rosen.InvalidArgumentError, match=re.escape("agent: engine: " + words)):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import time
 
 import pytest
 
@@ -138,6 +139,43 @@ def test_a_line_without_end_is_refused_not_held_in_memory():
                     "    while True: sys.stdout.write('x' * 65536)")
     with pytest.raises(EngineError, match="wrote a line longer than 1048576 bytes"):
         EngineClient(flood, timeout=5)
+
+
+def test_an_engine_that_floods_before_readyok_costs_bounded_memory(monkeypatch):
+    # sync() kept every line before readyok: a flood within the timeout filled memory.
+    from rosen.engine import client as client_module
+    monkeypatch.setattr(client_module, "MAX_ANALYSIS_LINES", 50)
+    flood = _engine("if words[0] == 'ugi': say('ugiok')\n"
+                    "if words[0] == 'isready':\n"
+                    "    for i in range(5000): say(f'info string line {i}')\n"
+                    "    say('readyok')")
+    with EngineClient(flood, timeout=30) as client:
+        lines = client.sync()
+        assert 50 <= len(lines) <= 100 and lines[-1] == "info string line 4999"
+
+
+def test_an_engine_that_declares_endless_options_is_refused():
+    many = _engine("if words[0] == 'ugi':\n"
+                   "    for i in range(2000): say(f'option name o{i} type check default false')\n"
+                   "    say('ugiok')")
+    with pytest.raises(EngineError, match="declares more than 1000 options"):
+        EngineClient(many, timeout=10)
+
+
+def test_readline_takes_a_waiting_line_at_once_and_checks_its_timeout():
+    with EngineClient(_engine(HANDSHAKE), timeout=5) as client:
+        client.send("isready")
+        deadline = time.monotonic() + 5
+        while client._lines.empty() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert client.readline(timeout=0) == "readyok"  # 0: a line already waiting, no wait
+        with pytest.raises(EngineError, match="no answer within 0 s"):
+            client.readline(timeout=0)
+        for bad in (float("nan"), 1e10, -1):
+            with pytest.raises(rosen.InvalidArgumentError, match=r"^timeout: expected seconds in \[0, 86400\]"):
+                client.readline(timeout=bad)
+        with pytest.raises(rosen.ArgumentTypeError, match="^timeout: "):
+            client.readline(timeout="1")
 
 
 def test_closing_a_client_mid_line_leaves_no_thread_error(monkeypatch):

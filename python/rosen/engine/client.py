@@ -42,8 +42,11 @@ _TOO_LONG = object()  # the reader's marker for such a line
 #: that floods its output (its pipe fills), instead of the client's memory growing without bound.
 #: Generous, so that a caller who sends many commands before reading the answers never waits.
 READ_AHEAD_BYTES = 64 << 20
-#: A search's ``Analysis.lines`` keeps at most about this many of its latest lines.
+#: A search's ``Analysis.lines`` (and a sync's answer) keeps at most about this many of its
+#: latest lines: an engine that talks on and on costs the client no more than that.
 MAX_ANALYSIS_LINES = 10000
+#: The most options a handshake records; an engine that declares more is broken.
+MAX_OPTIONS = 1000
 
 
 @dataclass
@@ -167,18 +170,16 @@ class EngineClient:
     def readline(self, timeout: Optional[float] = None) -> str:
         """The next line the engine wrote; EngineError at its end of output, for a line longer
         than :data:`MAX_LINE_BYTES`, or after ``timeout``."""
-        wait = self.timeout if timeout is None else timeout
+        wait = self.timeout if timeout is None else check_wait(timeout)
         try:
             return self._lines_get(wait)
         except queue.Empty:
             raise EngineError(f"engine: no answer within {wait:g} s") from None
 
     def _lines_get(self, wait: float) -> str:
-        """The next line within ``wait`` seconds (queue.Empty after them); EngineError at the end
-        of output or for a line that was too long."""
-        if wait <= 0:
-            raise queue.Empty
-        line = self._lines.get(timeout=wait)
+        """The next line within ``wait`` seconds (queue.Empty after them; at once when ``wait``
+        <= 0 and none is waiting); EngineError at the end of output or for a line too long."""
+        line = self._lines.get(timeout=wait) if wait > 0 else self._lines.get_nowait()
         if isinstance(line, str):
             with self._room:
                 self._queued_bytes -= _held(line)
@@ -199,20 +200,25 @@ class EngineClient:
             raise EngineError(f"engine: no answer within {budget:g} s") from None
 
     def sync(self, *, check: bool = True) -> List[str]:
-        """`isready` and wait for `readyok`; returns the lines before it. With ``check``, raises
+        """`isready` and wait for `readyok`; returns the lines before it (of an engine that floods,
+        the latest :data:`MAX_ANALYSIS_LINES` or more). With ``check``, raises
         EngineError if one of them is an error report (the engine refused a command sent since
         the last sync)."""
         self.send("isready")
-        lines = []
+        lines: List[str] = []
+        first_error = None
         deadline = time.monotonic() + self.timeout  # an engine that talks on without readyok is stuck too
         while True:
             line = self._readline_by(deadline, self.timeout)
             if line == "readyok":
                 break
             lines.append(line)
-        errors = [_error_of(line) for line in lines if _error_of(line) is not None]
-        if check and errors:
-            raise EngineError("engine: " + errors[0])
+            if first_error is None:
+                first_error = _error_of(line)
+            if len(lines) > 2 * MAX_ANALYSIS_LINES:  # a flooding engine: keep the latest
+                del lines[:-MAX_ANALYSIS_LINES]
+        if check and first_error is not None:
+            raise EngineError("engine: " + first_error)
         return lines
 
     def _handshake(self) -> None:
@@ -227,6 +233,8 @@ class EngineClient:
                 self.id[words[1]] = " ".join(words[2:])
             elif words[:2] == ["option", "name"] and len(words) > 2:
                 self.options[words[2]] = line
+                if len(self.options) > MAX_OPTIONS:
+                    raise EngineError(f"engine: {self.command[0]} declares more than {MAX_OPTIONS} options")
         self.sync()
 
     # -- commands ------------------------------------------------------------------------------
@@ -373,6 +381,17 @@ def check_timeout(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ArgumentTypeError(f"{expected}, got {type(value).__name__}", "timeout")
     if not 0 < value <= MAX_TIMEOUT:  # false for NaN too
+        raise InvalidArgumentError(f"{expected}, got {value!r}", "timeout")
+    return float(value)
+
+
+def check_wait(value: Any) -> float:
+    """A single wait in seconds, in [0, :data:`MAX_TIMEOUT`] (0: only a line already waiting);
+    else an error naming ``timeout``."""
+    expected = f"timeout: expected seconds in [0, {MAX_TIMEOUT:g}]"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ArgumentTypeError(f"{expected}, got {type(value).__name__}", "timeout")
+    if not 0 <= value <= MAX_TIMEOUT:  # false for NaN too
         raise InvalidArgumentError(f"{expected}, got {value!r}", "timeout")
     return float(value)
 
