@@ -193,6 +193,11 @@ def test_replay_detects_a_tampered_record():
         replay(wrong)
     with pytest.raises(ValueError, match="seed"):
         replay({"moves": []})
+    for key in ("scores", "moves"):  # not a list: was a bare TypeError ('int' object is not iterable)
+        with pytest.raises(rosen.InvalidArgumentError, match=f"^{key}: expected a list, got int"):
+            replay(dict(record, **{key: 5}))
+        with pytest.raises(rosen.InvalidArgumentError, match=f"^{key}: expected a list, got int"):
+            GameRecord.from_json(dict(record, **{key: 5}))
 
 
 def test_replay_takes_a_jsonl_line_as_written(tmp_path):
@@ -208,6 +213,8 @@ def test_replay_takes_a_jsonl_line_as_written(tmp_path):
         replay(["seed", "moves"])
     with pytest.raises(TypeError, match="record"):
         replay("[1, 2]")
+    with pytest.raises(ValueError, match="record: expected one JSON line of a game record, nested too deeply"):
+        replay("[" * 100000)
 
 
 class SeatSpy(RandomAgent):
@@ -382,6 +389,9 @@ def test_a_jsonl_file_summarises_to_the_same_match(tmp_path):
         summarise_jsonl(str(bad))
     bad.write_text("[" * 100000 + "\n")
     with pytest.raises(ValueError, match="line 1 is not JSON"):
+        read_jsonl(str(bad))
+    bad.write_bytes(b"\xff\xfe{}\n")  # was a raw UnicodeDecodeError
+    with pytest.raises(rosen.InvalidArgumentError, match="is not UTF-8 text"):
         read_jsonl(str(bad))
 
 

@@ -161,6 +161,30 @@ def test_verify_reports_a_games_line_that_is_no_record(copy):
     assert any("games-00001.jsonl" in p and "not JSON" in p for p in verify_run(copy))
 
 
+def test_verify_names_a_forged_game_count_without_building_it(copy):
+    # a count of 10**14 games once built set(range(10**14)): out of memory
+    entries = [json.loads(line) for line in (copy / "manifest.jsonl").read_text().splitlines()]
+    entries[0]["games"] = 10**14
+    (copy / "manifest.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    assert "games-00000.jsonl: 5 lines, the manifest says 100000000000000 games" in verify_run(copy)
+
+
+def test_verify_names_a_games_file_that_is_a_directory(copy, capsys):
+    (copy / "games-00000.jsonl").unlink()
+    (copy / "games-00000.jsonl").mkdir()  # was an IsADirectoryError traceback
+    code, out, err = run_cli(capsys, "selfplay", "verify", str(copy))
+    assert code == 1 and "games-00000.jsonl: listed in manifest.jsonl but not a file" in out + err
+    assert "Traceback" not in err
+
+
+def test_verify_names_a_record_whose_scores_are_not_a_list(copy):
+    path = copy / "games-00001.jsonl"
+    lines = path.read_text().splitlines()
+    lines[0] = json.dumps(dict(json.loads(lines[0]), scores=5))  # was a bare TypeError
+    path.write_text("\n".join(lines) + "\n")
+    assert any("games-00001.jsonl: game 5: scores: expected a list, got int" in p for p in verify_run(copy))
+
+
 @pytest.mark.parametrize("argv, words", [
     (["--agent", "mcts:iterations=-5"], "--agent"),
     (["--agent", "alphabeta:depth=3"], "--agent"),

@@ -156,10 +156,18 @@ class GameRecord:
             raise InvalidArgumentError(f"{missing[0]}: missing from the game record", missing[0])
         if not isinstance(d.get("stats", {}), Mapping):
             raise InvalidArgumentError(f"stats: expected an object, got {type(d['stats']).__name__}", "stats")
+        for key in ("scores", "moves"):
+            _check_list(d, key)
         stats = {colour: SideStats.from_json(s) for colour, s in d.get("stats", {}).items()}
         return cls(seed=d["seed"], players=d["players"], reshuffle=d["reshuffle"], red=d["red"], white=d["white"],
                    winner=d["winner"], scores=list(d["scores"]), moves=list(d["moves"]), stats=stats,
                    extra={k: v for k, v in d.items() if k not in own})
+
+
+def _check_list(record: Mapping[str, Any], key: str) -> None:
+    """A record's ``scores`` and ``moves`` are JSON arrays; anything else is a malformed record."""
+    if not isinstance(record[key], (list, tuple)):
+        raise InvalidArgumentError(f"{key}: expected a list, got {type(record[key]).__name__}", key)
 
 
 #: Told every move as it is played: (position before, the move as recorded, position after).
@@ -225,15 +233,21 @@ def replay(record: Mapping[str, Any] | GameRecord | str, *,
     elif isinstance(record, (str, bytes)):
         try:
             record = json.loads(record)
-        # RecursionError: nested too deeply (as rosen._json says; the layering keeps this module below it)
-        except (ValueError, RecursionError) as exc:
+        except ValueError as exc:
             raise InvalidArgumentError(f"record: expected one JSON line of a game record, {exc}", "record") from None
+        # as rosen._json says it (the layering keeps this module below it)
+        except RecursionError:
+            raise InvalidArgumentError("record: expected one JSON line of a game record, nested too deeply",
+                                       "record") from None
     if not isinstance(record, Mapping):
         raise ArgumentTypeError("record: expected a GameRecord, a JSON line or a mapping, "
                                 f"got {type(record).__name__}", "record")
     for key in ("seed", "players", "reshuffle", "moves"):
         if key not in record:
             raise InvalidArgumentError(f"{key}: missing from the game record", key)
+    for key in ("scores", "moves"):
+        if key in record:
+            _check_list(record, key)
     position = _core.Position.new(record["seed"], players=record["players"], reshuffle=record["reshuffle"])
     moves: Sequence[str] = record["moves"]
     if visit is not None:

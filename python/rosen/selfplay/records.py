@@ -277,6 +277,8 @@ def verify_manifest(path: PathLike) -> List[str]:
             file = directory / name
             if not file.exists():
                 problems.append(f"{name}: listed in {MANIFEST} but missing")
+            elif not file.is_file():
+                problems.append(f"{name}: listed in {MANIFEST} but not a file")
             elif _sha256(file) != entry[sha_key]:
                 problems.append(f"{name}: sha256 differs from {MANIFEST} (the file changed after it was written)")
     for file in sorted(directory.iterdir()):
