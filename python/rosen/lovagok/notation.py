@@ -11,6 +11,7 @@ increasing strength. This module is the leaf of ``rosen.lovagok``: it imports no
 """
 from __future__ import annotations
 
+import decimal
 import numbers
 from functools import total_ordering
 from typing import Iterable, Optional, Sequence, Tuple, Union
@@ -265,12 +266,16 @@ def check_rank_array(field: str, values: object) -> np.ndarray:
     except (TypeError, ValueError):  # ragged nesting
         raise ArgumentTypeError(f"{expected}, got {type(values).__name__}", field) from None
     # Real numbers only: np.asarray(dtype=float) would also read digit strings and drop imaginary parts.
+    # (decimal.Decimal is no numbers.Real, but a real number all the same.)
     if raw.dtype.kind == "O":
-        if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in raw.ravel()):
+        if not all(isinstance(v, (numbers.Real, decimal.Decimal)) and not isinstance(v, bool) for v in raw.ravel()):
             raise ArgumentTypeError(f"{expected}, got a {type(values).__name__} holding other things", field)
     elif raw.dtype.kind not in "iuf":
         raise ArgumentTypeError(f"{expected}, got values of dtype {raw.dtype}", field)
-    array = raw.astype(float)
+    try:
+        array = raw.astype(float)
+    except OverflowError:  # an int too large for a float
+        raise InvalidArgumentError(f"{field}: expected finite values, got an int too large for a float", field) from None
     if array.shape != (NUM_RESULTS,):
         raise InvalidArgumentError(f"{field}: expected {NUM_RESULTS} values (one per result rank), got shape {array.shape}",
                                    field)
