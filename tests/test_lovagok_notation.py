@@ -174,7 +174,7 @@ def test_bad_rerolls_left_and_utility_and_contests():
         lv.advise("3332", "55", rerolls_left=5)
     with raises(InvalidArgumentError, "utility", "utility: expected 166 values (one per result rank), got shape (10,)"):
         lv.Solver(np.zeros(10))
-    with raises(InvalidArgumentError, "utility", "utility: expected finite values, got an int too large"):
+    with raises(InvalidArgumentError, "utility", "utility: expected finite values, got an int too large for a float"):
         lv.Solver([10**400] + [0] * (lv.NUM_RESULTS - 1))  # was a raw OverflowError
     from decimal import Decimal
     assert (lv.Solver([Decimal(1)] * lv.NUM_RESULTS).utility == 1).all()  # real numbers, as before
