@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -123,6 +124,35 @@ def test_a_tampered_result_is_found_by_replaying_the_games(tmp_path):
     open(point.file, "w").write("\n".join([json.dumps(game)] + lines[1:]) + "\n")
     with pytest.raises(rosen.InvalidArgumentError, match="line 1 is not a game record.*winner"):
         _ladder(tmp_path, 4, budgets=(10,))
+
+
+def test_a_tampered_last_line_is_an_error_not_a_line_cut_short(tmp_path):
+    # Only a last line without its newline was cut short by a kill; a whole one that is wrong
+    # was once dropped silently.
+    (point,) = _ladder(tmp_path, 4, budgets=(10,))
+    lines = open(point.file).read().splitlines()
+    game = json.loads(lines[-1])
+    game["winner"] = "white" if game["winner"] == "red" else "red"
+    damaged = "\n".join(lines[:-1] + [json.dumps(game)]) + "\n"
+    open(point.file, "w").write(damaged)
+    with pytest.raises(rosen.InvalidArgumentError, match="line 4 is not a game record.*winner"):
+        _ladder(tmp_path, 4, budgets=(10,))
+    assert open(point.file).read() == damaged
+
+
+def test_a_ladder_begun_before_the_hashed_names_resumes(tmp_path):
+    from rosen.bench.ladder import _legacy_name
+    (point,) = _ladder(tmp_path, 4, budgets=(10,))
+    path = Path(point.file)
+    legacy = path.with_name(_legacy_name(point.spec, point.anchor) + ".jsonl")
+    path.rename(legacy)
+    (again,) = _ladder(tmp_path, 4, budgets=(10,))
+    assert again.resumed == 4 and not legacy.exists() and Path(again.file) == path
+    # an old name holding another match's games is left alone
+    legacy.write_text(path.read_text().replace('"seed":', '"seed":1', 1))
+    path.unlink()
+    (fresh,) = _ladder(tmp_path, 4, budgets=(10,))
+    assert fresh.resumed == 0 and legacy.exists()
 
 
 def test_a_directory_where_a_file_should_be_is_a_one_line_error(tmp_path, capsys):

@@ -76,17 +76,20 @@ def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, res
     if not path.exists():
         return []
     try:
-        lines = [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if line.strip()]
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidArgumentError(f"out: cannot read {str(path)!r} ({exc}); remove it or choose another --out",
                                    "out") from None
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    # Every line is written whole with its newline: only a last line without one was cut short.
+    cut_short = bool(lines) and not text.endswith("\n")
     games: List[GameRecord] = []
     for number, line in lines:
         try:
             record = GameRecord.from_json(_json.loads(line))
             replay(record)  # the moves are legal and give the recorded winner and scores
         except (ValueError, TypeError) as exc:
-            if number == lines[-1][0]:
+            if cut_short and number == lines[-1][0]:
                 break  # the last line, cut short when a run was killed: everything before it stands
             raise InvalidArgumentError(f"out: {str(path)!r} line {number} is not a game record of this ladder "
                                        f"({exc}); remove it or choose another --out", "out") from None
@@ -100,6 +103,28 @@ def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, res
                 f"{seed}, {players} players, {reshuffle} reshuffle; remove it or choose another --out", "out")
         games.append(record)
     return games[: len(games) // 2 * 2]
+
+
+def _legacy_name(spec: str, anchor: str) -> str:
+    """The point file's name before 5 Dec 2026 (no hash; two matches could share it)."""
+    return re.sub(r"[^A-Za-z0-9._=+-]+", "_", f"{spec}__vs__{anchor}")[:200]
+
+
+def _adopt_legacy_file(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str) -> None:
+    """A ladder begun by an older rosen resumes too: its point file, under the old name, is moved
+    to the new one when it holds this match's games (the old name may be another match's)."""
+    legacy = path.with_name(_legacy_name(spec, anchor) + ".jsonl")
+    if path.exists() or not legacy.is_file():
+        return
+    try:
+        _load_games(legacy, spec, anchor, seed, players, reshuffle)
+    except InvalidArgumentError:
+        return  # another match's games: leave them be
+    try:
+        os.replace(legacy, path)
+    except OSError as exc:
+        raise InvalidArgumentError(f"out: cannot rename {str(legacy)!r} to {path.name!r} ({exc.strerror or exc})",
+                                   "out") from None
 
 
 def _rewrite(path: Path, games: Sequence[GameRecord]) -> None:
@@ -122,6 +147,7 @@ def run_point(config: str, budget_kind: str, budget: int, anchor: str, *, games:
     """One match of the ladder, resumed from ``out`` if it was begun before."""
     spec = str(budget_spec(config, budget_kind, budget))
     path = out / (point_name(spec, anchor) + ".jsonl")
+    _adopt_legacy_file(path, spec, anchor, seed, players, reshuffle)
     old = _load_games(path, spec, anchor, seed, players, reshuffle)[:games]
     _rewrite(path, old)
     result = MatchResult(a=spec, b=anchor, seed=seed, players=players, reshuffle=reshuffle, games=list(old))
