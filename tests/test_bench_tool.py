@@ -161,6 +161,7 @@ def test_a_suite_nested_too_deeply_is_a_clean_error(tmp_path, capsys):
 def test_a_bare_expectimax_takes_the_probes_time():
     # The help names a bare ``expectimax`` as a configuration: the probe's time is its budget.
     assert budget_spec("expectimax", "time_ms", 20).options["time_ms"] == 20
+    assert budget_spec("expectimax:", "time_ms", 20) == budget_spec("expectimax", "time_ms", 20)  # once "::time_ms"
     spec = budget_spec("expectimax:depth=5,hero_weight=10", "time_ms", 30)
     assert spec.options["time_ms"] == 30 and "depth" not in spec.options and spec.options["hero_weight"] == 10
     with pytest.raises(rosen.InvalidArgumentError, match="takes no iterations budget"):

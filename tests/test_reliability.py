@@ -7,6 +7,7 @@ import io
 import math
 import os
 import pickle
+import re
 import subprocess
 import sys
 import zipfile
@@ -200,22 +201,34 @@ NEVER_BUILT = [
 @pytest.mark.parametrize("cls, use", NEVER_BUILT)
 def test_an_object_whose_constructor_never_ran_is_refused(cls, use):
     raw = cls.__new__(cls)
-    with pytest.raises(rosen.ArgumentTypeError, match="self: this object was created without its constructor") as info:
+    name = cls.__name__
+    field = re.sub(r"(?<!^)([A-Z])", r"_\1", name.lstrip("_")).lower()  # Position -> position, _SearchResult -> search_result
+    with pytest.raises(rosen.ArgumentTypeError, match=f"^{field}: this {name} was created without its constructor") as info:
         use(raw)
-    assert info.value.field == "self"
+    assert info.value.field == field
     with pytest.raises(rosen.ArgumentTypeError):  # and it stays refused: nothing was allocated
         use(raw)
+
+
+def test_an_unbuilt_argument_is_named_by_its_class():
+    # The error named "self" when the unbuilt object was an argument, not the object called.
+    position = rosen.Position.new(1)
+    with pytest.raises(rosen.ArgumentTypeError, match="^move: this Move was created") as info:
+        position.play(rosen.Move.__new__(rosen.Move))
+    assert info.value.field == "move"
+    with pytest.raises(rosen.ArgumentTypeError, match="^position: this Position was created"):
+        rosen.Searcher(iterations=10).search(rosen.Position.__new__(rosen.Position))
 
 
 def test_a_pickle_that_never_sets_the_state_gives_a_refused_object():
     # NEWOBJ (cls.__new__(cls)) without BUILD: what a damaged or hand-made pickle can hold.
     raw = pickle.loads(b"\x80\x04\x8c\x0brosen._core\x94\x8c\x08Position\x94\x93\x94)\x81\x94.")
-    with pytest.raises(rosen.ArgumentTypeError, match="self"):
+    with pytest.raises(rosen.ArgumentTypeError, match="^position: "):
         raw.legal_moves()
     move = rosen.Move.__new__(rosen.Move)
     with pytest.raises(rosen.RosenError):
         move.__setstate__(None)  # a failed __setstate__ leaves it unbuilt, and refused
-    with pytest.raises(rosen.ArgumentTypeError, match="self"):
+    with pytest.raises(rosen.ArgumentTypeError, match="^move: "):
         move.kind
 
 

@@ -45,7 +45,7 @@ Rules rules_of(const py::handle& players, const py::handle& reshuffle) {
     } catch (const ArgumentError&) {  // out of range: said below as the one rule, not as 2..4
     }
     if (n != 2 && n != 4)
-        throw ArgumentError("players", "players: expected 2 or 4, got " + std::string(py::str(players)).substr(0, 40));
+        throw ArgumentError("players", "players: expected 2 or 4, got " + bindings::shown_number(players));
     rules.players = uint8_t(n);
     rules.reshuffle = parse_reshuffle(reshuffle);
     return rules;

@@ -94,7 +94,8 @@ def parse_config(config: Any) -> AgentSpec:
         if kind == "engine" and "iterations" not in options and "time_ms" not in options:
             config = config.rstrip(",") + ",iterations=1"
         elif kind == "expectimax" and "depth" not in options and "time_ms" not in options:
-            config = config.rstrip(",") + (",time_ms=1" if rest.strip() else ":time_ms=1")
+            base = config.strip().rstrip(",")
+            config = base + ",time_ms=1" if rest.strip(" ,") else base.rstrip(": ") + ":time_ms=1"
     return parse_agent_spec(config)
 
 
