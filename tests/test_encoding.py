@@ -384,6 +384,10 @@ def test_the_crown_off_e5_on_an_empty_board_is_rejected():
     (lambda r: r.__setitem__("crown", r["crown"].astype(np.int64) + 300), rosen.InvalidArgumentError, "crown"),
     (lambda r: r.__setitem__("discard", r["discard"].astype(np.int64) - 2**40), rosen.InvalidArgumentError, "discard"),
     (lambda r: r.__setitem__("players", np.array(["2", "2"])), rosen.ArgumentTypeError, "players"),
+    # a short field is named, not the field read after it (once "reshuffle: expected shape (1,)")
+    (lambda r: r.__setitem__("players", r["players"][:1]), rosen.InvalidArgumentError, "players"),
+    (lambda r: r.__setitem__("crown", r["crown"][0]), rosen.InvalidArgumentError, "crown"),  # a scalar
+    (lambda r: r.__setitem__("pile", [[1], [1, 2]]), rosen.ArgumentTypeError, "pile"),  # ragged
 ])
 def test_bad_row_arrays_raise_naming_the_field(mutate, exc, field):
     rows, _ = two_rows()
@@ -391,6 +395,14 @@ def test_bad_row_arrays_raise_naming_the_field(mutate, exc, field):
     with pytest.raises(exc) as err:
         encode(rows)
     assert err.value.field == field, str(err.value)
+
+
+def test_a_scalar_field_is_refused_for_one_row_too():
+    # With N = 1, ascontiguousarray once made a scalar one row and the call succeeded.
+    rows = rows_from_positions([rosen.Position.new(seed=1)])
+    rows["crown"] = rows["crown"][0]
+    with pytest.raises(rosen.InvalidArgumentError, match="^crown: expected an array with one entry per row"):
+        encode(rows)
 
 
 def test_bad_arguments_raise_naming_the_field():
@@ -409,11 +421,15 @@ def test_bad_arguments_raise_naming_the_field():
         (lambda: rows_from_positions(pos), rosen.ArgumentTypeError, "positions"),
         (lambda: transform_actions(np.zeros(49), 1), rosen.InvalidArgumentError, "x"),
         (lambda: transform_encoded(np.zeros((31, 9, 8)), 1), rosen.InvalidArgumentError, "x"),
+        (lambda: transform_encoded([[1], [1, 2]], 1), rosen.ArgumentTypeError, "x"),  # ragged: a raw ValueError
+        (lambda: transform_actions([[1], [1, 2]], 1), rosen.ArgumentTypeError, "x"),
     ]
     for call, exc, field in cases:
         with pytest.raises(exc) as err:
             call()
         assert err.value.field == field, str(err.value)
+    with pytest.raises(rosen.InvalidArgumentError, match=r"^out: expected shape \(35, 9, 9\) for one position, got \(1, 35, 9, 9\)"):
+        encode(pos, out=np.zeros((1, 35, 9, 9), np.int8))  # once "expected (1, 35, 9, 9), got (1, 1, 35, 9, 9)"
     readonly = np.zeros((1, 398), np.float32)
     readonly.flags.writeable = False
     with pytest.raises(rosen.InvalidArgumentError, match="^out: "):

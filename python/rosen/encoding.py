@@ -18,6 +18,7 @@ view, and is fixed for a given :data:`ENCODER_VERSION`.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Dict, List, NamedTuple
@@ -59,7 +60,9 @@ def _row_arrays(rows: Mapping) -> dict:
     for name, (dtype, _) in ROW_FIELDS.items():
         if name not in rows:
             raise InvalidArgumentError(f"{name}: missing from the rows (expected fields {', '.join(ROW_FIELDS)})", name)
-        arr = np.asarray(rows[name])
+        arr = _array(rows[name], name)
+        if arr.ndim == 0:  # ascontiguousarray would make it one row, and N = 1 would accept it
+            raise InvalidArgumentError(f"{name}: expected an array with one entry per row, got a scalar", name)
         if arr.dtype != dtype:
             if arr.dtype.kind not in "iu":
                 expected = np.dtype(dtype).name
@@ -69,7 +72,24 @@ def _row_arrays(rows: Mapping) -> dict:
                 raise InvalidArgumentError(f"{name}: values must fit {np.dtype(dtype).name}", name)
             arr = arr.astype(dtype)
         out[name] = np.ascontiguousarray(arr)
+    # The row count is the one most fields agree on, so that the odd field out is the one named
+    # (the core takes the first field's count and would blame every field after a short one).
+    counts = Counter(arr.shape[0] for arr in out.values())
+    rows_n = max(counts, key=lambda n: (counts[n], n))
+    for name, arr in out.items():
+        if arr.shape[0] != rows_n:
+            raise InvalidArgumentError(f"{name}: expected {rows_n} rows like the other fields, got {arr.shape[0]}", name)
     return out
+
+
+def _array(x: Any, field: str) -> np.ndarray:
+    """np.asarray(x), or an error naming ``field`` for what NumPy cannot make one array of
+    (ragged nesting)."""
+    try:
+        return np.asarray(x)
+    except (TypeError, ValueError):
+        raise ArgumentTypeError(f"{field}: expected an array (equal-length rows), got a ragged "
+                                f"{type(x).__name__}", field) from None
 
 
 def _positions(items: Any, field: str = "items") -> list:
@@ -93,6 +113,10 @@ def encode(items: Any, layout: str = "planes", *, out: Any = None) -> np.ndarray
     if out is not None and not isinstance(out, np.ndarray):
         raise ArgumentTypeError(f"out: expected a numpy array, got {type(out).__name__}", "out")
     if isinstance(items, _core.Position):
+        if out is not None:
+            shape = (len(plane_names()), 9, 9) if layout == "planes" else (len(feature_names()),)
+            if out.shape != shape:  # checked here: the core sees the batch of one, out[None]
+                raise InvalidArgumentError(f"out: expected shape {shape} for one position, got {out.shape}", "out")
         return _core._encode_positions([items], layout, None if out is None else out[None])[0]
     if isinstance(items, Mapping):
         return _core._encode_rows(_row_arrays(items), layout, out)
@@ -164,7 +188,7 @@ def transform(position: Any, k: int) -> Any:
 def _gather(x: Any, k: int, images: np.ndarray, width: int, field: str) -> np.ndarray:
     """out[..., images[k][i]] = x[..., i] over the last axis, done as a gather by the inverse."""
     k = check_int("k", k, 0, 7)
-    arr = np.asarray(x)
+    arr = _array(x, field)
     if arr.ndim < 1 or arr.shape[-1] != width:
         raise InvalidArgumentError(f"{field}: expected a last axis of length {width}, got shape {arr.shape}", field)
     return arr[..., images[symmetries().inverse[k]]]
@@ -178,7 +202,7 @@ def transform_encoded(x: Any, k: int, layout: str = "planes") -> np.ndarray:
     sym = symmetries()
     if layout == "flat":
         return _gather(x, k, sym.features, sym.features.shape[1], "x")
-    arr = np.asarray(x)
+    arr = _array(x, "x")
     if arr.ndim < 2 or arr.shape[-2:] != (9, 9):
         raise InvalidArgumentError(f"x: expected planes of shape (..., 9, 9), got shape {arr.shape}", "x")
     flat = arr.reshape(arr.shape[:-2] + (81,))
