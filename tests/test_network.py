@@ -160,6 +160,29 @@ def test_cpp_network_checks_its_arrays():
         _core._Network(**{k: getattr(big, k) for k in arrays}, margin_scale=1.0)
 
 
+@pytest.mark.parametrize("call, exc, field", [
+    (lambda: random_network(hidden="ab"), rosen.ArgumentTypeError, "hidden"),
+    (lambda: random_network(hidden=5), rosen.ArgumentTypeError, "hidden"),
+    (lambda: random_network(hidden=(1, 2, 3)), rosen.ArgumentTypeError, "hidden"),
+    (lambda: random_network(hidden=(1.5, 2)), rosen.ArgumentTypeError, "hidden"),  # once truncated to 1
+    (lambda: random_network(hidden=(2**40, 1)), rosen.InvalidArgumentError, "hidden"),  # once a MemoryError
+    (lambda: random_network(seed=None), rosen.ArgumentTypeError, "seed"),  # once a fresh network each call
+    (lambda: random_network(seed=-1), rosen.InvalidArgumentError, "seed"),
+    (lambda: random_network(scale=-1), rosen.InvalidArgumentError, "scale"),
+    (lambda: random_network(margin_scale="x"), rosen.ArgumentTypeError, "margin_scale"),
+    (lambda: random_network(margin_scale=1e300), rosen.InvalidArgumentError, "margin_scale"),
+    (lambda: save_network(None, random_network(hidden=(4, 4))), rosen.ArgumentTypeError, "path"),
+    (lambda: save_network(".", random_network(hidden=(4, 4))), rosen.InvalidArgumentError, "path"),
+    (lambda: forward_numpy(None, np.zeros(477), np.ones(50, bool)), rosen.ArgumentTypeError, "net"),
+    (lambda: forward_numpy(random_network(hidden=(4, 4)), [[1], [1, 2]], np.ones((2, 50), bool)),
+     rosen.ArgumentTypeError, "features"),
+])
+def test_bad_arguments_of_the_network_helpers_are_named(call, exc, field):
+    with pytest.raises(exc) as info:
+        call()
+    assert info.value.field == field and str(info.value).startswith(f"{field}: "), str(info.value)
+
+
 # --- the file --------------------------------------------------------------------------------
 
 def test_save_and_load_round_trip(tmp_path):

@@ -32,7 +32,7 @@ from typing import Any, Dict, Mapping, Tuple, Union
 import numpy as np
 
 from .._core import _encoder_version, _feature_names
-from ..errors import ArgumentTypeError, InvalidArgumentError
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_int, check_real
 
 __all__ = ["ACTIONS", "BUILTIN", "BUILTIN_FILES", "BUILTIN_TEAM", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS",
            "Network", "builtin_for", "builtin_network_path", "forward_numpy", "load_network", "random_network",
@@ -284,17 +284,31 @@ def save_network(path: PathLike, network: Union[Network, Mapping[str, Any]]) -> 
     else:
         raise ArgumentTypeError(f"network: expected a rosen.learning.Network or a mapping of its entries, got "
                                 f"{type(network).__name__}", "network")
-    with open(os.fspath(path), "wb") as f:
-        np.savez(f, **net.as_arrays())
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"path: expected a file path, got {type(path).__name__}", "path")
+    try:
+        with open(os.fspath(path), "wb") as f:
+            np.savez(f, **net.as_arrays())
+    except OSError as exc:  # a directory, a folder that does not exist, no permission
+        raise InvalidArgumentError(f"path: cannot write {os.fspath(path)!r}: {exc.strerror or exc}", "path") from None
+
+
+#: The largest layer :func:`random_network` makes (its first layer has 477 inputs per unit).
+MAX_RANDOM_HIDDEN = 4096
 
 
 def random_network(hidden: Tuple[int, int] = (128, 64), seed: int = 0, scale: float = 1.0,
                    margin_scale: float = 50.0) -> Network:
     """A network of small random weights (tests and benchmarks): He-like initialisation times
     ``scale``, biases small and non-zero so that every term of the forward pass matters."""
-    h1, h2 = (int(h) for h in hidden)
-    if h1 < 1 or h2 < 1:
-        raise InvalidArgumentError(f"hidden: expected two sizes of at least 1, got {tuple(hidden)}", "hidden")
+    if isinstance(hidden, (str, bytes)) or not hasattr(hidden, "__len__") or len(hidden) != 2:
+        raise ArgumentTypeError(f"hidden: expected two layer sizes (H1, H2), got {type(hidden).__name__}"
+                                f"{'' if not hasattr(hidden, '__len__') else f' of length {len(hidden)}'}", "hidden")
+    h1, h2 = (check_int("hidden", h, 1, MAX_RANDOM_HIDDEN) for h in hidden)
+    # None would draw fresh entropy: a "random" network must still be the same for the same call.
+    seed = check_int("seed", seed, 0, 2**64 - 1)
+    scale = check_real("scale", scale, 0)
+    margin_scale = check_real("margin_scale", margin_scale, 0, float(np.finfo(np.float32).max))
     rng = np.random.default_rng(seed)
 
     def layer(rows: int, cols: int, fan_in: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -318,8 +332,18 @@ def forward_numpy(net: Network, features: Any, legal_mask: Any) -> Tuple[np.ndar
     ``rosen.encode(positions, layout="flat")``, ``legal_mask`` bool [N, 50] (or [50]). Returns
     (policy float32 [N, 50], 0 on illegal actions; wdl float32 [N, 3]; margin float32 [N]), without
     the batch axis for one position. A row with no legal action (a finished game) has policy 0."""
-    x = np.asarray(features, dtype=np.float64)
-    mask = np.asarray(legal_mask)
+    if not isinstance(net, Network):
+        raise ArgumentTypeError(f"net: expected a rosen.learning.Network, got {type(net).__name__}", "net")
+    try:
+        x = np.asarray(features, dtype=np.float64)
+    except (TypeError, ValueError):  # ragged, or not numbers
+        raise ArgumentTypeError(f"features: expected a float array (N, {INPUTS}), got a {type(features).__name__} "
+                                "NumPy cannot read as one", "features") from None
+    try:
+        mask = np.asarray(legal_mask)
+    except ValueError:  # ragged
+        raise ArgumentTypeError(f"legal_mask: expected a bool array (N, {ACTIONS}), got a ragged "
+                                f"{type(legal_mask).__name__}", "legal_mask") from None
     single = x.ndim == 1
     x, mask = np.atleast_2d(x), np.atleast_2d(mask)
     if x.ndim != 2 or x.shape[1] != INPUTS:
