@@ -133,8 +133,12 @@ def test_searcher_takes_a_path_a_network_or_an_evaluator(evaluator, net_path):
     assert repr(searcher) == f"Searcher(SearchParams(iterations=10), evaluator=Evaluator({net_path!r}))"
     with pytest.raises(TypeError, match="^evaluator: expected a network file path"):
         rosen.Searcher(evaluator=3.5)
-    with pytest.raises(ValueError, match="^path: cannot read network file"):
+    with pytest.raises(ValueError, match="^evaluator: cannot read network file") as info:  # once "path:"
         rosen.Searcher(evaluator=net_path + ".missing")
+    assert info.value.field == "evaluator"
+    with pytest.raises(ValueError, match="^network: cannot read network file") as info:
+        rosen.Evaluator(net_path + ".missing")
+    assert info.value.field == "network"
 
 
 def test_search_params_stay_numbers_that_pickle_and_compare():

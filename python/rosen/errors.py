@@ -35,6 +35,14 @@ class RosenError(ValueError):
     def __reduce__(self):
         return (type(self), (str(self), self.field))
 
+    def renamed(self, old: str, new: str) -> "RosenError":
+        """This error as the caller's argument ``new`` says it, when it names ``old`` (a helper's
+        parameter that the caller calls otherwise); any other error unchanged."""
+        message = str(self)
+        if self.field != old or not message.startswith(f"{old}: "):
+            return self
+        return type(self)(new + message[len(old):], new)
+
 
 class InvalidArgumentError(RosenError):
     """An argument whose value is out of range or otherwise unusable."""

@@ -42,8 +42,8 @@ def evaluator(args: argparse.Namespace, players: int) -> Any:
     naming --evaluator)."""
     try:
         return engine_evaluator(args.evaluator, players)
-    except RosenError as exc:
-        raise InvalidArgumentError(f"--evaluator: {exc}", "evaluator") from None
+    except RosenError as exc:  # say the option once
+        raise InvalidArgumentError(f"--evaluator: {str(exc).removeprefix('evaluator: ')}", "evaluator") from None
 
 
 def search_params(args: argparse.Namespace) -> Dict[str, Any]:

@@ -134,8 +134,8 @@ def eval_file_evaluator(path: str, players: int = 2) -> Optional[Any]:
     or bad file raises an error naming EvalFile."""
     try:
         return engine_evaluator(path, players)
-    except ValueError as exc:
-        raise InvalidArgumentError(f"EvalFile: {exc}", "EvalFile") from None
+    except ValueError as exc:  # the file is the option here, not engine_evaluator's `evaluator`
+        raise InvalidArgumentError(f"EvalFile: {str(exc).removeprefix('evaluator: ')}", "EvalFile") from None
 
 
 def hash_tree_size(mib: int, threads: int) -> int:

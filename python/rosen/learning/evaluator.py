@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import _core
 from .._core import Position
-from ..errors import ArgumentTypeError
+from ..errors import ArgumentTypeError, RosenError
 from .network import BUILTIN_FILES, WEIGHTS, Network, builtin_network_path, load_network, resolve_builtin
 
 __all__ = ["Evaluation", "Evaluator", "as_evaluator"]
@@ -46,7 +46,10 @@ class Evaluator:
 
     def __init__(self, network: Union[str, "os.PathLike[str]", Network]) -> None:
         if isinstance(network, (str, os.PathLike)):
-            network = load_network(network)
+            try:
+                network = load_network(network)
+            except RosenError as exc:  # the file is this argument, not load_network's `path`
+                raise exc.renamed("path", "network") from None
         if not isinstance(network, Network):
             raise ArgumentTypeError(f"network: expected a network file path or a rosen.learning.Network, got "
                                     f"{type(network).__name__}", "network")
@@ -87,10 +90,13 @@ def as_evaluator(value: Any) -> Evaluator:
         path = os.fspath(value)
         path = resolve_builtin(path)
         try:
-            stat = os.stat(path)
-        except (OSError, ValueError):  # missing, unreadable, or no path at all (a NUL byte)
-            return Evaluator(path)  # load_network names the path in its error
-        return _cached(os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
+            try:
+                stat = os.stat(path)
+            except (OSError, ValueError):  # missing, unreadable, or no path at all (a NUL byte)
+                return Evaluator(path)  # load_network names the path in its error
+            return _cached(os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
+        except RosenError as exc:  # here the file is the `evaluator`
+            raise exc.renamed("network", "evaluator") from None
     if isinstance(value, Network):
         return Evaluator(value)
     raise ArgumentTypeError(f"evaluator: expected a network file path, a rosen.learning.Network or a rosen.Evaluator, "
