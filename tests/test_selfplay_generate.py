@@ -314,6 +314,17 @@ def test_bad_arguments_name_the_field(kwargs, field, error):
         assert kwargs["agent"].split(":")[1].split("=")[0] in str(info.value)  # names the key
 
 
+@pytest.mark.parametrize("kwargs, expected", [
+    (dict(temperature_plies=-1), "0..100000"), (dict(temperature_plies=10**20), "0..100000"),
+    (dict(cheap_iterations=0), "1..1000000000000000"), (dict(cheap_iterations=-1), "1..1000000000000000"),
+    (dict(threads=0), "1..256"), (dict(threads=10**11), "1..256"),
+])
+def test_both_ends_of_a_range_say_the_same_range(kwargs, expected):
+    # Too large once said the C int's range, too small the real one (e.g. -2147483648..2147483647).
+    with pytest.raises(rosen.InvalidArgumentError, match=f"^{next(iter(kwargs))}: expected {expected}, got"):
+        generate(1, agent="mcts:iterations=10", **kwargs)
+
+
 def test_an_mcts_spec_searches_on_one_thread_per_game():
     one, four = generate(2, agent=MCTS), generate(2, agent=MCTS + ",threads=4")
     assert all(one.rows[k].tobytes() == four.rows[k].tobytes() for k in COLUMNS)

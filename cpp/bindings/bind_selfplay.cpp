@@ -64,13 +64,13 @@ void bind_selfplay(py::module_& m) {
         const uint64_t first = uint_arg(first_game, "first_game", 0, uint64_t(1) << 62);
         const uint64_t n = uint_arg(count, "games", 0, uint64_t(1) << 40);
         c.rules = bindings::rules_arg(players, reshuffle);
-        c.threads = int_arg(threads, "threads", INT_MIN, INT_MAX);
+        c.threads = int_arg(threads, "threads", 1, kMaxThreads);
         c.temperature = real_arg(temperature, "temperature");
-        c.temperature_plies = int_arg(temperature_plies, "temperature_plies", INT_MIN, INT_MAX);
+        c.temperature_plies = int_arg(temperature_plies, "temperature_plies", 0, kMaxTemperaturePlies);
         c.dirichlet_alpha = real_arg(dirichlet_alpha, "dirichlet_alpha");
         c.dirichlet_fraction = real_arg(dirichlet_fraction, "dirichlet_fraction");
         c.full_search_probability = real_arg(full_search_probability, "full_search_probability");
-        c.cheap_iterations = uint_arg(cheap_iterations, "cheap_iterations", 0, kMaxU64);
+        c.cheap_iterations = uint_arg(cheap_iterations, "cheap_iterations", 1, kMaxCheapIterations);
         c.record_cheap = bindings::bool_arg(record_cheap, "record_cheap");
         Batch batch;
         {

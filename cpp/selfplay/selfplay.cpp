@@ -125,13 +125,13 @@ private:
 void validate(const Config& c) {
     if (c.rules.players != 2 && c.rules.players != 4)
         throw ArgumentError("players", "players: expected 2 or 4, got " + std::to_string(c.rules.players));
-    check_range("threads", c.threads, 1, 256);
+    check_range("threads", c.threads, 1, kMaxThreads);
     check_range("temperature", c.temperature, 0.01, 100);
-    check_range("temperature_plies", c.temperature_plies, 0, 100000);
+    check_range("temperature_plies", c.temperature_plies, 0, kMaxTemperaturePlies);
     check_range("dirichlet_alpha", c.dirichlet_alpha, 0.001, 100);
     check_range("dirichlet_fraction", c.dirichlet_fraction, 0, 1);
     check_range("full_search_probability", c.full_search_probability, 0, 1);
-    check_range("cheap_iterations", double(c.cheap_iterations), 1, 1e15);
+    check_range("cheap_iterations", double(c.cheap_iterations), 1, double(kMaxCheapIterations));
     if (c.agent == AgentKind::Mcts) {
         search::validate(c.search);
         if (c.search.threads != 1)

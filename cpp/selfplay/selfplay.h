@@ -52,6 +52,11 @@ struct Config {
     int threads = 1;               // workers; parallelism is across games
 };
 
+// The ranges validate() checks (the bindings convert to them, so both ends say the same).
+constexpr int kMaxThreads = 256;
+constexpr int kMaxTemperaturePlies = 100000;
+constexpr uint64_t kMaxCheapIterations = 1000000000000000;  // 1e15
+
 // Throws ArgumentError naming the first field that cannot be used.
 void validate(const Config& config);
 
