@@ -71,6 +71,8 @@ def test_other_integer_dtypes_and_non_contiguous_input():
     wide[:, :, ::2] = boards
     assert (rosen.score_boards(wide[:, :, ::2]).score == expected).all()
     assert rosen.score_boards(np.zeros((0, 9, 9), np.int8)).score.shape == (0, 2)
+    mask = boards == 2  # a bool array is one colour's mask, scored as red (as documented)
+    assert (rosen.score_boards(mask).score[:, 0] == rosen.score_boards(boards).score[:, 1]).all()
 
 
 @pytest.mark.parametrize("bad,error,match", [

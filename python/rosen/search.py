@@ -48,7 +48,12 @@ class ParamInfo(NamedTuple):
 
     def describe(self) -> str:
         """One line for help texts: the name, what it accepts, its default and its meaning."""
-        accepts = " | ".join(self.choices) if self.choices else f"{self.min:g}..{self.max:g}"
+        if self.choices:
+            accepts = " | ".join(self.choices)
+        elif self.type == "int":  # whole numbers in full: 1.84467e+19 is not the seed's limit
+            accepts = f"{int(self.min)}..{int(self.max)}"
+        else:
+            accepts = f"{self.min:g}..{self.max:g}"
         return f"{self.name} ({accepts}; default {self.default!r}): {self.doc}"
 
 
@@ -155,7 +160,9 @@ class SearchResult:
 
     @property
     def visits(self) -> int:
-        """Visits of all root moves together (iterations plus what tree reuse kept)."""
+        """Visits of all root moves together: the iterations plus what tree reuse kept of them
+        (``reused_visits - 1`` when a subtree was kept: the kept root's first visit, when it was
+        still a leaf, went to no move; the same position searched again keeps them all)."""
         return sum(m.visits for m in self.moves)
 
     def __repr__(self) -> str:

@@ -32,8 +32,9 @@ def score_boards(boards: np.ndarray) -> BoardScores:
 
     ``boards`` is an integer array of shape ``(N, 9, 9)`` (or ``(9, 9)`` for one board) with
     ``boards[n, rank - 1, file]`` the square at that file (a = 0) and rank; 0 is empty, 1 a red
-    token, 2 a white token -- the layout of ``Position.board``. Territories are symmetric under
-    flips, so an array laid out rank 9 first scores the same.
+    token, 2 a white token -- the layout of ``Position.board``. A bool array is one colour's mask:
+    its True squares score as red tokens. Territories are symmetric under flips, so an array laid
+    out rank 9 first scores the same.
     """
     try:
         arr = np.asarray(boards)
