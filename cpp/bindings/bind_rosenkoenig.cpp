@@ -135,7 +135,7 @@ void bind_rosenkoenig(py::module_& m) {
         .def("__eq__", [](const PyMove& a, const py::object& b) -> py::object {
             if (py::isinstance<PyMove>(b)) return py::bool_(a.m == b.cast<PyMove>().m);
             return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-        })
+        }, py::arg("other"))
         .def("__hash__", [](const PyMove& mv) { return py::hash(py::str(format_move(mv.m))); })
         .def_property_readonly("kind", [](const PyMove& mv) {
             return is_play(mv.m) ? "play" : is_hero(mv.m) ? "hero" : mv.m == kPass ? "pass" : "draw";
@@ -260,7 +260,7 @@ void bind_rosenkoenig(py::module_& m) {
             if (!py::isinstance<Position>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
             const Position& o = b.cast<const Position&>();
             return py::bool_(a.rules == o.rules && format_position(a) == format_position(o));
-        })
+        }, py::arg("other"))
         .def("__hash__", [](const Position& p) {
             return py::hash(py::make_tuple(format_position(p), int(p.rules.reshuffle)));
         })
