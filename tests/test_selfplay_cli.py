@@ -214,6 +214,11 @@ def test_inspect_and_verify_refuse_what_is_not_a_run(tmp_path, capsys):
     np.savez(tmp_path / "other.npz", a=np.zeros(3))
     code, _, err = run_cli(capsys, "selfplay", "inspect", str(tmp_path / "other.npz"))
     assert code == 2 and "format" in err
+    # a device is no missing file, and the nested command's argument is named as its help names it
+    code, _, err = run_cli(capsys, "selfplay", "inspect", "/dev/null")
+    assert code == 2 and "FILE: '/dev/null' is neither a run directory nor a shard file" in err
+    code, _, err = run_cli(capsys, "selfplay", "verify", str(tmp_path / "missing"))
+    assert code == 2 and "DIR: " in err
 
 
 def test_an_unwritable_output_directory_is_named(tmp_path, capsys):

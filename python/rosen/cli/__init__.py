@@ -34,16 +34,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return int(args.run(args) or 0)
     except (ValueError, TypeError, EngineError) as exc:
-        print(f"rosen {args.command}: error: {_in_cli_words(parser, args.command, exc)}", file=sys.stderr)
+        print(f"rosen {args.command}: error: {_in_cli_words(parser, args, exc)}", file=sys.stderr)
         return 2
 
 
-def _in_cli_words(parser: argparse.ArgumentParser, command: str, exc: Exception) -> str:
+def _subparser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command that ran: ``selfplay inspect``'s, not ``selfplay``'s."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        chosen = getattr(args, subs[0].dest, None) if subs else None
+        if chosen is None or chosen not in subs[0].choices:
+            return parser
+        parser = subs[0].choices[chosen]
+
+
+def _in_cli_words(parser: argparse.ArgumentParser, args: argparse.Namespace, exc: Exception) -> str:
     """The error's message, naming the command-line option when the field it names is one
     (``games: expected ...`` -> ``--games: expected ...``)."""
     message, field = str(exc), getattr(exc, "field", None)
     if field and message.startswith(f"{field}: "):
-        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+        sub = _subparser(parser, args)
         flag = "--" + field.replace("_", "-")
         if flag in sub._option_string_actions:
             return flag + message[len(field):]

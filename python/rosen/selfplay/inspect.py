@@ -43,8 +43,10 @@ def describe(path: Any) -> Dict[str, Any]:
                 "rows": sum(e["rows"] for e in entries),
                 "winners": {k: v / games if games else 0.0 for k, v in winners.items()},
                 "mean_plies": plies / games if games else 0.0}
-    if not p.is_file():
+    if not p.exists():
         raise InvalidArgumentError(f"path: {str(p)!r} does not exist", "path")
+    if not p.is_file():  # a device, a pipe, a socket
+        raise InvalidArgumentError(f"path: {str(p)!r} is neither a run directory nor a shard file", "path")
     shard = load(p)
     rows = shard.rows
     return {"kind": "shard", "path": str(p), "format": shard.metadata["format"],
