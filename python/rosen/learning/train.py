@@ -273,11 +273,12 @@ def export_network(path: Any, model: Model, margin_scale: float) -> None:
     target = Path(path)
     tmp = target.with_name(target.name + ".tmp")
     try:
-        save_network(tmp, network)
+        save_network(tmp, network)  # an OSError there is save_network's `path` error
         os.replace(tmp, target)
-    except OSError as exc:
+    except (OSError, InvalidArgumentError) as exc:
         tmp.unlink(missing_ok=True)
-        raise InvalidArgumentError(f"out: cannot write {os.fspath(path)!r}: {exc.strerror or exc}", "out") from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).rsplit(": ", 1)[-1]
+        raise InvalidArgumentError(f"out: cannot write {os.fspath(path)!r}: {reason}", "out") from None
 
 
 def read_network_arrays(path: Any, field: str = "init") -> Dict[str, np.ndarray]:
