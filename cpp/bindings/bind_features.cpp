@@ -154,7 +154,11 @@ void bind_features(py::module_& m) {
 
     m.def("_encode_rows", [](const py::handle& rows_obj, const py::handle& layout, const py::object& out) {
         const RowArrays rows(rows_obj);
-        return encode_into([&](auto* data) { encode_rows(rows.rows, size_t(rows.n), data); }, rows.n, layout, out);
+        // Into the caller's buffer, every row is checked before one is written (a failed call
+        // leaves it unchanged); a new array is dropped on failure anyway.
+        const bool into_callers = !out.is_none();
+        return encode_into([&](auto* data) { encode_rows(rows.rows, size_t(rows.n), data, into_callers); }, rows.n,
+                           layout, out);
     }, py::arg("rows"), py::arg("layout"), py::arg("out") = py::none(),
        "Encode record rows (a dict of the spec's arrays, exact dtypes) into a new array, or into out.");
 

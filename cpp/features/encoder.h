@@ -81,10 +81,10 @@ void encode_flat(const Position& pos, float* out);     // kFlatFeatures entries
 // Batches, row after row: the output's element type picks the layout (int8 planes, float flat).
 void encode_batch(const Position* positions, std::size_t n, int8_t* out);
 void encode_batch(const Position* positions, std::size_t n, float* out);
-// Record rows (row_state.h); a bad row throws ArgumentError naming the field and row before
-// anything is written to out.
-void encode_rows(const RowsIn& rows, std::size_t n, int8_t* out);
-void encode_rows(const RowsIn& rows, std::size_t n, float* out);
+// Record rows (row_state.h); a bad row throws ArgumentError naming the field and row, with
+// check_first before anything is written to out (for a caller's buffer).
+void encode_rows(const RowsIn& rows, std::size_t n, int8_t* out, bool check_first = false);
+void encode_rows(const RowsIn& rows, std::size_t n, float* out, bool check_first = false);
 
 std::vector<std::string> plane_names();    // kPlanes names, e.g. "own_tokens", "reach.partner"
 std::vector<std::string> feature_names();  // kFlatFeatures names, e.g. "hand.mover.N1", "crown.e5"
