@@ -154,6 +154,18 @@ def test_an_engine_that_floods_before_readyok_costs_bounded_memory(monkeypatch):
         assert 50 <= len(lines) <= 100 and lines[-1] == "info string line 4999"
 
 
+def test_an_engine_that_floods_without_pause_still_meets_its_deadline():
+    # Lines written in big chunks are always waiting: a deadline once passed returned them
+    # anyway, and the handshake's sync never ended.
+    flood = _engine("if words[0] == 'ugi': say('ugiok')\n"
+                    "while words[0] == 'isready':\n"
+                    "    sys.stdout.write(('info string ' + 'y' * 20 + '\\n') * 4000); sys.stdout.flush()")
+    start = time.monotonic()
+    with pytest.raises(EngineError, match="no answer within 1 s"):
+        EngineClient(flood, timeout=1)
+    assert time.monotonic() - start < 10
+
+
 def test_an_engine_that_declares_endless_options_is_refused():
     many = _engine("if words[0] == 'ugi':\n"
                    "    for i in range(2000): say(f'option name o{i} type check default false')\n"

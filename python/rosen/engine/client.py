@@ -172,14 +172,21 @@ class EngineClient:
         than :data:`MAX_LINE_BYTES`, or after ``timeout``."""
         wait = self.timeout if timeout is None else check_wait(timeout)
         try:
-            return self._lines_get(wait)
+            return self._lines_get(wait, poll=wait == 0)
         except queue.Empty:
             raise EngineError(f"engine: no answer within {wait:g} s") from None
 
-    def _lines_get(self, wait: float) -> str:
-        """The next line within ``wait`` seconds (queue.Empty after them; at once when ``wait``
-        <= 0 and none is waiting); EngineError at the end of output or for a line too long."""
-        line = self._lines.get(timeout=wait) if wait > 0 else self._lines.get_nowait()
+    def _lines_get(self, wait: float, poll: bool = False) -> str:
+        """The next line within ``wait`` seconds (queue.Empty after them); EngineError at the end
+        of output or for a line too long. A wait <= 0 is a deadline already past: queue.Empty,
+        even with lines waiting (an engine that talks on must not outlast its deadline), unless
+        ``poll`` asks for a line already waiting (``readline(timeout=0)``)."""
+        if wait > 0:
+            line = self._lines.get(timeout=wait)
+        elif poll:
+            line = self._lines.get_nowait()
+        else:
+            raise queue.Empty
         if isinstance(line, str):
             with self._room:
                 self._queued_bytes -= _held(line)
