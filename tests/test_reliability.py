@@ -64,6 +64,30 @@ def test_numbers_python_cannot_convert_are_named_errors(kwargs, kind, words):
     assert str(info.value).startswith(words) and info.value.field == next(iter(kwargs))
 
 
+def test_ints_python_will_not_write_out_are_described_by_their_size():
+    # str() of an int over 4300 digits raises ValueError: the message once failed to be made.
+    with pytest.raises(rosen.InvalidArgumentError, match="^players: expected 2 or 4, got an int of about 5001 digits"):
+        rosen.Position.new(1, players=10**5000)
+    with pytest.raises(rosen.InvalidArgumentError, match="^iterations: .* got an int of about 5001 digits"):
+        rosen.search(rosen.Position.new(1), iterations=10**5000)
+    from rosen.errors import check_int, check_real
+    for check in (check_int, check_real):
+        with pytest.raises(rosen.InvalidArgumentError, match="^x: expected 0..10, got an int of about 5001 digits"):
+            check("x", 10**5000, 0, 10)
+
+
+@pytest.mark.parametrize("call, field", [
+    (lambda: rosen.Position.new(1, reshuffle="a" + "\u00e9" * 15), "reshuffle"),
+    (lambda: rosen.search(rosen.Position.new(1), iterations=10, rollout="a" + "\u00e9" * 15), "rollout"),
+    (lambda: rosen.search(rosen.Position.new(1), iterations=10, **{"a" + "\u00e9" * 30: 1}), "a" + "\u00e9" * 19),
+])
+def test_a_quote_of_non_ascii_text_is_never_cut_mid_character(call, field):
+    # Cutting the quoted text at a byte count split a UTF-8 character: a raw UnicodeDecodeError.
+    with pytest.raises(rosen.RosenError) as info:
+        call()
+    assert info.value.field == field and str(info.value).startswith(f"{field}: ")
+
+
 def test_python_side_checks_name_unconvertible_numbers():
     from rosen.errors import check_int, check_real
     with pytest.raises(rosen.ArgumentTypeError, match=r"^x: expected an int, got ndarray of shape \(2,\)"):

@@ -24,12 +24,28 @@ inline std::string text_arg(const py::handle& obj, const char* field) {
     return obj.attr("encode")("utf-8", "backslashreplace").cast<std::string>();
 }
 
+// The first `n` bytes of UTF-8 text, or fewer so that no character is cut in half (a cut one
+// would make the error message itself undecodable: a raw UnicodeDecodeError).
+inline std::string utf8_prefix(const std::string& text, size_t n) {
+    if (text.size() <= n) return text;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;  // a continuation byte
+    return text.substr(0, n);
+}
+
 // A number as the error messages show it: a huge int as its first digits and its length, so that
-// what is shown is never mistaken for another number.
+// what is shown is never mistaken for another number. Python refuses to write out an int of more
+// than 4300 digits (ValueError); such an int is described by its size instead.
 inline std::string shown_number(const py::handle& value) {
-    const std::string text = py::str(value);
+    std::string text;
+    try {
+        text = py::str(value);
+    } catch (py::error_already_set&) {
+        if (!py::isinstance<py::int_>(value)) return "a value that cannot be shown";
+        const double bits = value.attr("bit_length")().cast<double>();
+        return "an int of about " + std::to_string(uint64_t(bits * 0.30103) + 1) + " digits";
+    }
     if (text.size() <= 40) return text;
-    return text.substr(0, 20) + "... (" + std::to_string(text.size()) + " characters)";
+    return utf8_prefix(text, 20) + "... (" + std::to_string(text.size()) + " characters)";
 }
 
 // Calls obj.<method>() and converts its result to T. A Python error on the way (an array of

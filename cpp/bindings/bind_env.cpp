@@ -115,7 +115,7 @@ OpponentConfig opponent_arg(const py::dict& d) {
     if (kind == "random") c.kind = selfplay::AgentKind::Random;
     else if (kind == "greedy") c.kind = selfplay::AgentKind::Greedy;
     else if (kind == "mcts") c.kind = selfplay::AgentKind::Mcts;
-    else throw ArgumentError("opponent", "opponent: expected 'random', 'greedy' or 'mcts', got '" + kind.substr(0, 20) + "'");
+    else throw ArgumentError("opponent", "opponent: expected 'random', 'greedy' or 'mcts', got '" + bindings::utf8_prefix(kind, 20) + "'");
     c.seed = uint_arg(d["seed"], "opponent", 0, kMaxU64);
     if (c.kind == selfplay::AgentKind::Mcts) c.search = bindings::search_params_arg(d["params"].cast<py::dict>());
     return c;

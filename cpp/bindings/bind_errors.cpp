@@ -13,10 +13,18 @@ namespace py = pybind11;
 
 namespace {
 
+// Messages quote what the caller gave; should a quote still end mid-character, the message is
+// shown with that byte escaped rather than failing to decode (a raw UnicodeDecodeError).
+py::str utf8_text(const std::string& text) {
+    PyObject* decoded = PyUnicode_DecodeUTF8(text.data(), py::ssize_t(text.size()), "backslashreplace");
+    if (!decoded) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(decoded);
+}
+
 void set_error(const char* class_name, const rosen::ArgumentError& e) {
     // The translator runs with the GIL held; rosen.errors imports nothing but the standard library.
     const py::object cls = py::module_::import("rosen.errors").attr(class_name);
-    py::set_error(cls, cls(e.what(), e.field));
+    py::set_error(cls, cls(utf8_text(e.what()), utf8_text(e.field)));
 }
 
 }  // namespace

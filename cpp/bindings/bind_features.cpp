@@ -30,7 +30,7 @@ Layout layout_of(const py::handle& obj) {
     const std::string name = bindings::text_arg(obj, "layout");
     if (name == "planes") return Layout::Planes;
     if (name == "flat") return Layout::Flat;
-    throw ArgumentError("layout", "layout: expected 'planes' or 'flat', got '" + name.substr(0, 20) + "'");
+    throw ArgumentError("layout", "layout: expected 'planes' or 'flat', got '" + bindings::utf8_prefix(name, 20) + "'");
 }
 
 std::vector<py::ssize_t> shape_of(Layout layout, py::ssize_t n) {

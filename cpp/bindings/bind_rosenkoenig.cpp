@@ -30,7 +30,7 @@ Reshuffle parse_reshuffle(const py::handle& obj) {
     const std::string name = text_arg(obj, "reshuffle");
     if (name == "eager") return Reshuffle::Eager;
     if (name == "lazy") return Reshuffle::Lazy;
-    throw ArgumentError("reshuffle", "reshuffle: expected 'eager' or 'lazy', got '" + name.substr(0, 20) + "'");
+    throw ArgumentError("reshuffle", "reshuffle: expected 'eager' or 'lazy', got '" + bindings::utf8_prefix(name, 20) + "'");
 }
 
 const char* reshuffle_name(Reshuffle r) { return r == Reshuffle::Eager ? "eager" : "lazy"; }
@@ -83,7 +83,7 @@ Bitboard colour_bits(const Position& pos, const py::handle& obj) {
     const std::string colour = text_arg(obj, "colour");
     if (colour == "red" || colour == "r") return pos.tokens[kRed];
     if (colour == "white" || colour == "w") return pos.tokens[kWhite];
-    throw ArgumentError("colour", "colour: expected 'red' or 'white', got '" + colour.substr(0, 20) + "'");
+    throw ArgumentError("colour", "colour: expected 'red' or 'white', got '" + bindings::utf8_prefix(colour, 20) + "'");
 }
 
 py::object winner_of(const Position& pos) {

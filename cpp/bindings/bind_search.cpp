@@ -57,7 +57,7 @@ void set_param(SearchParams& p, const ParamInfo& info, const py::handle& value) 
                 const auto choice = choice_value(info, word);
                 if (!choice)
                     throw ArgumentError(name, name + ": expected " + choices_text(info) + ", got '" +
-                                                  word.substr(0, 20) + "'");
+                                                  bindings::utf8_prefix(word, 20) + "'");
                 p.*member = T(*choice);
             }
         },
@@ -71,7 +71,7 @@ SearchParams params_from(const py::dict& values) {
         const std::string name = bindings::text_arg(key, "search parameters");
         const ParamInfo* info = find_param(name);
         if (!info)
-            throw ArgumentTypeError(name.substr(0, 40), name.substr(0, 40) + ": not a search parameter; expected one of " +
+            throw ArgumentTypeError(bindings::utf8_prefix(name, 40), bindings::utf8_prefix(name, 40) + ": not a search parameter; expected one of " +
                                                             known_params());
         set_param(p, *info, value);
     }

@@ -33,7 +33,7 @@ AgentKind agent_kind(const py::handle& obj) {
     if (name == "random") return AgentKind::Random;
     if (name == "greedy") return AgentKind::Greedy;
     if (name == "mcts") return AgentKind::Mcts;
-    throw ArgumentError("agent", "agent: expected 'random', 'greedy' or 'mcts', got '" + name.substr(0, 20) + "'");
+    throw ArgumentError("agent", "agent: expected 'random', 'greedy' or 'mcts', got '" + bindings::utf8_prefix(name, 20) + "'");
 }
 
 template <typename T>

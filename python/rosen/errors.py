@@ -65,7 +65,11 @@ class IllegalMoveError(RosenError):
 
 
 def _shown(value: Any) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more than 4300 digits, which Python refuses to write out
+        return f"an int of about {int(value.bit_length() * 0.30103) + 1} digits" if isinstance(value, int) \
+            else f"a {type(value).__name__}"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
