@@ -178,6 +178,8 @@ def test_bad_rerolls_left_and_utility_and_contests():
         lv.Solver([10**400] + [0] * (lv.NUM_RESULTS - 1))  # was a raw OverflowError
     from decimal import Decimal
     assert (lv.Solver([Decimal(1)] * lv.NUM_RESULTS).utility == 1).all()  # real numbers, as before
+    with raises(InvalidArgumentError, "utility", "utility: expected finite values, got a NaN"):
+        lv.Solver([Decimal("sNaN")] + [0] * (lv.NUM_RESULTS - 1))  # a signalling NaN will not become a float
     with raises(InvalidArgumentError, "players", "players: expected 2..6, got 7"):
         lv.tournament(7)
     with raises(InvalidArgumentError, "champion", "champion: expected 1..2, got 0"):

@@ -77,6 +77,14 @@ def test_bad_network_specs_name_the_agent_and_the_key(text, message, bad_path):
     assert info.value.field == "agent"
 
 
+def test_net_agent_names_its_path_argument():
+    # NetAgent's parameter is `path`; the error once said `evaluator:` (as_evaluator's name).
+    from rosen.agents import NetAgent
+    with pytest.raises(rosen.InvalidArgumentError, match="^path: cannot read network file") as info:
+        NetAgent("/nonexistent/x.npz")
+    assert info.value.field == "path"
+
+
 def test_a_path_option_stays_text(tmp_path):
     net = tmp_path / "123"
     save_network(net, random_network(hidden=(4, 4)))

@@ -311,6 +311,8 @@ def test_cli_errors_name_the_option(run_dir, tmp_path, capsys):
     not_a_net = tmp_path / "net.txt"
     not_a_net.write_text("hello")
     assert "--init: " in cli_error(["--data", str(run_dir), "--out", out, "--init", str(not_a_net)], capsys)
+    missing = cli_error(["--data", str(run_dir), "--out", out, "--init", str(tmp_path / "missing.npz")], capsys)
+    assert "--init: cannot read network file" in missing and "path:" not in missing  # once "--init: '...': path: ..."
 
 
 def test_without_torch_the_cli_says_how_to_get_it(run_dir, tmp_path, capsys, monkeypatch):

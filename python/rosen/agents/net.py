@@ -6,7 +6,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .._core import Move, Position
-from ..errors import check_int
+from ..errors import RosenError, check_int
 from .base import DecisionStats, legal_moves_of
 
 
@@ -21,7 +21,10 @@ class NetAgent:
     def __init__(self, path: Any, seed: int = 0) -> None:
         from ..learning.evaluator import as_evaluator  # rosen.learning only for agents that use it
 
-        self.evaluator = as_evaluator(path)
+        try:
+            self.evaluator = as_evaluator(path)
+        except RosenError as exc:  # as_evaluator names its argument `evaluator`; here it is `path`
+            raise exc.renamed("evaluator", "path") from None
         self.seed = check_int("seed", seed, 0)
         self.last_stats: Optional[DecisionStats] = None
 

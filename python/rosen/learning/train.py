@@ -287,7 +287,10 @@ def read_network_arrays(path: Any, field: str = "init") -> Dict[str, np.ndarray]
     try:
         return load_network(path).as_arrays()
     except RosenError as exc:
-        raise InvalidArgumentError(f"{field}: {os.fspath(path)!r}: {exc}", field) from None
+        renamed = exc.renamed("path", field)  # the file itself: its message names the path already
+        if renamed is not exc:
+            raise renamed from None
+        raise InvalidArgumentError(f"{field}: {os.fspath(path)!r}: {exc}", field) from None  # an entry of it
 
 
 def load_into(model: Model, arrays: Dict[str, np.ndarray]) -> None:

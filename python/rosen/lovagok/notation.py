@@ -276,6 +276,8 @@ def check_rank_array(field: str, values: object) -> np.ndarray:
         array = raw.astype(float)
     except OverflowError:  # an int too large for a float
         raise InvalidArgumentError(f"{field}: expected finite values, got an int too large for a float", field) from None
+    except ValueError:  # a signalling NaN (Decimal('sNaN')) refuses to become a float
+        raise InvalidArgumentError(f"{field}: expected finite values, got a NaN", field) from None
     if array.shape != (NUM_RESULTS,):
         raise InvalidArgumentError(f"{field}: expected {NUM_RESULTS} values (one per result rank), got shape {array.shape}",
                                    field)

@@ -34,7 +34,8 @@ def read_jsonl(path: str) -> List[dict]:
                     raise InvalidArgumentError(f"path: {path!r} line {number} is not JSON ({e})", "path") from None
         except UnicodeDecodeError:
             # text is decoded in blocks, so the line is only known to lie after the last one read
-            raise InvalidArgumentError(f"path: {path!r} is not UTF-8 text (after line {number})", "path") from None
+            where = f" (after line {number})" if number else ""
+            raise InvalidArgumentError(f"path: {path!r} is not UTF-8 text{where}", "path") from None
     return records
 
 
