@@ -1,4 +1,4 @@
-"""``loads``: :func:`json.loads` for text from outside the program.
+"""``loads``: :func:`json.loads` for text from outside the program; ``read_lines``: a JSON-lines file.
 
 Python's parser raises RecursionError, not ValueError, for arrays or objects nested deeper than
 its stack allows (``"[" * 100000``); every reader of files and requests would otherwise have to
@@ -7,7 +7,10 @@ catch both. Here it is a ValueError like any other malformed JSON.
 from __future__ import annotations
 
 import json
-from typing import Any, Union
+import os
+from typing import Any, List, Union
+
+from .errors import InvalidArgumentError
 
 
 def loads(text: Union[str, bytes]) -> Any:
@@ -17,3 +20,28 @@ def loads(text: Union[str, bytes]) -> Any:
         return json.loads(text)
     except RecursionError:
         raise ValueError("nested too deeply") from None
+
+
+def read_lines(path: Union[str, "os.PathLike[str]"], what: str = "") -> List[Any]:
+    """The JSON values of a ``.jsonl`` file, one a non-blank line. A line that is not JSON, or text
+    that is not UTF-8, raises InvalidArgumentError naming ``path`` and the line (``what``, if
+    given, says what each line should be); an OSError (no such file) is the caller's to name."""
+    shown = os.fspath(path)
+    values: List[Any] = []
+    number = 0
+    with open(path, encoding="utf-8") as f:
+        try:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    values.append(loads(line))
+                except ValueError as exc:
+                    expected = f"; expected {what}" if what else ""
+                    raise InvalidArgumentError(f"path: {shown!r} line {number} is not JSON ({exc}){expected}",
+                                               "path") from None
+        except UnicodeDecodeError:
+            # text is decoded in blocks, so the line is only known to lie after the last one read
+            where = f" (after line {number})" if number else ""
+            raise InvalidArgumentError(f"path: {shown!r} is not UTF-8 text{where}", "path") from None
+    return values

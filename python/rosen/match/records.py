@@ -21,22 +21,7 @@ def jsonl_writer(stream: TextIO) -> Callable[[GameRecord], None]:
 def read_jsonl(path: str) -> List[dict]:
     """The game records of a ``--jsonl`` file, as parsed JSON objects; a line that is not JSON
     (or not UTF-8) raises InvalidArgumentError naming the file and the line."""
-    records = []
-    with open(path, encoding="utf-8") as f:
-        number = 0
-        try:
-            for number, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    records.append(_json.loads(line))
-                except ValueError as e:
-                    raise InvalidArgumentError(f"path: {path!r} line {number} is not JSON ({e})", "path") from None
-        except UnicodeDecodeError:
-            # text is decoded in blocks, so the line is only known to lie after the last one read
-            where = f" (after line {number})" if number else ""
-            raise InvalidArgumentError(f"path: {path!r} is not UTF-8 text{where}", "path") from None
-    return records
+    return _json.read_lines(path)
 
 
 def summarise_jsonl(path: str) -> MatchResult:

@@ -186,20 +186,12 @@ _ENTRY_TEXTS = {"shard": re.compile(r"shard-\d{5,}\.npz"), "games_file": re.comp
 
 def read_json_lines(path: Path, what: str) -> List[Any]:
     """The JSON values of a ``.jsonl`` file, one a non-blank line; a line that is not JSON raises
-    an error naming the file and line (``what`` says what the file is)."""
-    values = []
+    an error naming the file and line (``what`` says what the file is), as does a file that
+    cannot be read."""
     try:
-        with open(path, encoding="utf-8") as f:
-            for number, line in enumerate(f, 1):
-                if line.strip():
-                    try:
-                        values.append(_json.loads(line))
-                    except ValueError as exc:
-                        raise InvalidArgumentError(f"path: {os.fspath(path)!r} line {number} is not JSON ({exc}); "
-                                                   f"expected {what}", "path") from None
-    except (OSError, UnicodeDecodeError) as exc:
+        return _json.read_lines(path, what)
+    except OSError as exc:
         raise InvalidArgumentError(f"path: cannot read {os.fspath(path)!r} ({exc})", "path") from None
-    return values
 
 
 def read_manifest(path: PathLike) -> List[Dict[str, Any]]:
