@@ -170,7 +170,7 @@ class EngineClient:
     def readline(self, timeout: Optional[float] = None) -> str:
         """The next line the engine wrote; EngineError at its end of output, for a line longer
         than :data:`MAX_LINE_BYTES`, or after ``timeout``."""
-        wait = self.timeout if timeout is None else check_wait(timeout)
+        wait = self.timeout if timeout is None else check_timeout(timeout, zero=True)
         try:
             return self._lines_get(wait, poll=wait == 0)
         except queue.Empty:
@@ -381,24 +381,15 @@ class EngineClient:
         return f"EngineClient({' '.join(self.command)!r}, running={self.returncode is None})"
 
 
-def check_timeout(value: Any) -> float:
+def check_timeout(value: Any, *, zero: bool = False) -> float:
     """A client's ``timeout`` in seconds, in (0, :data:`MAX_TIMEOUT`]; else an error naming it
-    (also what the ``engine:`` agent spec checks when it is parsed)."""
-    expected = f"timeout: expected seconds in (0, {MAX_TIMEOUT:g}]"
+    (also what the ``engine:`` agent spec checks when it is parsed). With ``zero``, 0 is allowed
+    too: a single wait of 0 takes only a line already waiting (``readline``)."""
+    expected = f"timeout: expected seconds in {'[' if zero else '('}0, {MAX_TIMEOUT:g}]"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ArgumentTypeError(f"{expected}, got {type(value).__name__}", "timeout")
-    if not 0 < value <= MAX_TIMEOUT:  # false for NaN too
-        raise InvalidArgumentError(f"{expected}, got {value!r}", "timeout")
-    return float(value)
-
-
-def check_wait(value: Any) -> float:
-    """A single wait in seconds, in [0, :data:`MAX_TIMEOUT`] (0: only a line already waiting);
-    else an error naming ``timeout``."""
-    expected = f"timeout: expected seconds in [0, {MAX_TIMEOUT:g}]"
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ArgumentTypeError(f"{expected}, got {type(value).__name__}", "timeout")
-    if not 0 <= value <= MAX_TIMEOUT:  # false for NaN too
+    above_low = value >= 0 if zero else value > 0
+    if not (above_low and value <= MAX_TIMEOUT):  # false for NaN too
         raise InvalidArgumentError(f"{expected}, got {value!r}", "timeout")
     return float(value)
 
