@@ -21,7 +21,7 @@ from typing import Any, Iterable, Optional
 
 __all__ = [
     "RosenError", "InvalidArgumentError", "ArgumentTypeError", "InvalidPositionError", "InvalidMoveError",
-    "IllegalMoveError", "check_int", "check_real", "check_choice", "check_str",
+    "IllegalMoveError", "check_int", "check_real", "check_choice", "check_str", "restated",
 ]
 
 
@@ -38,10 +38,9 @@ class RosenError(ValueError):
     def renamed(self, old: str, new: str) -> "RosenError":
         """This error as the caller's argument ``new`` says it, when it names ``old`` (a helper's
         parameter that the caller calls otherwise); any other error unchanged."""
-        message = str(self)
-        if self.field != old or not message.startswith(f"{old}: "):
+        if self.field != old or not str(self).startswith(f"{old}: "):
             return self
-        return type(self)(new + message[len(old):], new)
+        return type(self)(restated(self, old, new), new)
 
 
 class InvalidArgumentError(RosenError):
@@ -62,6 +61,13 @@ class InvalidMoveError(RosenError):
 
 class IllegalMoveError(RosenError):
     """A well-formed move that is not legal in the position; the message lists the legal moves."""
+
+
+def restated(exc: BaseException, old: str, new: str) -> str:
+    """``exc``'s message said under the caller's name ``new`` (``new: <message>``), without a
+    leading ``old: `` -- the callee's name for the same thing -- so that the name is said once."""
+    message = str(exc)
+    return f"{new}: {message[len(old) + 2:] if message.startswith(f'{old}: ') else message}"
 
 
 def _shown(value: Any) -> str:

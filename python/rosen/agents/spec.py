@@ -14,7 +14,7 @@ from typing import Any, Dict
 
 from ..engine.client import check_timeout
 from ..engine.protocol import MAX_MOVETIME_MS, MAX_NODES
-from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_int
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_int, restated
 from ..search import PARAMS as SEARCH_PARAMS
 from ..search import SearchParams
 from .base import Agent
@@ -131,10 +131,8 @@ def _check_network(kind: str, key: str, value: Any) -> None:
 
     try:
         as_evaluator(value)  # cached: the agents built from this spec share what is read here
-    except ValueError as exc:
-        # as_evaluator names its argument `evaluator`; here that is the key (say it once)
-        text = str(exc.renamed("evaluator", key) if isinstance(exc, RosenError) else exc)
-        raise _error(f"{kind}: {text if text.startswith(f'{key}: ') else f'{key}: {text}'}") from None
+    except ValueError as exc:  # as_evaluator names its argument `evaluator`; here that is the key
+        raise _error(f"{kind}: {restated(exc, 'evaluator', key)}") from None
 
 
 def _check_engine_options(options: Dict[str, Any]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Dict
 
-from ..errors import InvalidArgumentError, RosenError
+from ..errors import InvalidArgumentError, RosenError, restated
 from ..search import AUTO_EVALUATOR, SearchParams, engine_evaluator
 
 
@@ -43,7 +43,7 @@ def evaluator(args: argparse.Namespace, players: int) -> Any:
     try:
         return engine_evaluator(args.evaluator, players)
     except RosenError as exc:  # say the option once
-        raise InvalidArgumentError(f"--evaluator: {str(exc).removeprefix('evaluator: ')}", "evaluator") from None
+        raise InvalidArgumentError(restated(exc, "evaluator", "--evaluator"), "evaluator") from None
 
 
 def search_params(args: argparse.Namespace) -> Dict[str, Any]:

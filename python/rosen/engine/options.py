@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Tuple, Union
 
 from .. import _core
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, restated
 from ..search import AUTO_EVALUATOR, NODE_BYTES, engine_evaluator
 from .protocol import printable
 
@@ -135,7 +135,7 @@ def eval_file_evaluator(path: str, players: int = 2) -> Optional[Any]:
     try:
         return engine_evaluator(path, players)
     except ValueError as exc:  # the file is the option here, not engine_evaluator's `evaluator`
-        raise InvalidArgumentError(f"EvalFile: {str(exc).removeprefix('evaluator: ')}", "EvalFile") from None
+        raise InvalidArgumentError(restated(exc, "evaluator", "EvalFile"), "EvalFile") from None
 
 
 def hash_tree_size(mib: int, threads: int) -> int:
