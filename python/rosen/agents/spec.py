@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict
 
 from ..engine.client import check_timeout
-from ..engine.protocol import MAX_MOVETIME_MS, MAX_NODES
+from ..engine.protocol import MAX_MS, MAX_NODES
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_int, restated
 from ..search import PARAMS as SEARCH_PARAMS
 from ..search import SearchParams
@@ -142,7 +142,7 @@ def _check_engine_options(options: Dict[str, Any]) -> None:
             raise _error("engine: command: expected an engine command line, got an empty one")
     except ValueError as exc:  # an unbalanced quote
         raise _error(f"engine: command: cannot split {options['command']!r} into words ({exc})") from None
-    for key, low, high in (("iterations", 1, MAX_NODES), ("time_ms", 1, MAX_MOVETIME_MS), ("threads", 1, 256),
+    for key, low, high in (("iterations", 1, MAX_NODES), ("time_ms", 1, MAX_MS), ("threads", 1, 256),
                            ("seed", 0, None)):
         if key in options:
             try:

@@ -64,9 +64,8 @@ def point_name(spec: str, anchor: str) -> str:
     """A file name for the match ``spec`` against ``anchor``: its text in safe characters, cut
     short, and a hash of the whole text, so that two matches never share a file (``a b`` and
     ``a_b`` read the same once made safe; two long specs may differ only past the cut)."""
-    text = f"{spec}__vs__{anchor}"
-    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
-    return re.sub(r"[^A-Za-z0-9._=+-]+", "_", text)[:160] + "-" + digest
+    digest = hashlib.sha256(f"{spec}__vs__{anchor}".encode()).hexdigest()[:12]
+    return _safe_name(spec, anchor)[:160] + "-" + digest
 
 
 def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str) -> List[GameRecord]:
@@ -105,9 +104,14 @@ def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, res
     return games[: len(games) // 2 * 2]
 
 
+def _safe_name(spec: str, anchor: str) -> str:
+    """The match's text in characters safe in a file name."""
+    return re.sub(r"[^A-Za-z0-9._=+-]+", "_", f"{spec}__vs__{anchor}")
+
+
 def _legacy_name(spec: str, anchor: str) -> str:
     """The point file's name before 5 Dec 2026 (no hash; two matches could share it)."""
-    return re.sub(r"[^A-Za-z0-9._=+-]+", "_", f"{spec}__vs__{anchor}")[:200]
+    return _safe_name(spec, anchor)[:200]
 
 
 def _adopt_legacy_file(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str) -> None:

@@ -36,10 +36,9 @@ from .._core import Position
 from ..errors import InvalidArgumentError
 
 _MAX_SEED = 2**64 - 1
-#: The most milliseconds a clock value may say (about 11.5 days); more is surely a mistake.
-_MAX_MS = 10**9
-#: The largest ``go movetime`` and ``go nodes`` a rosen engine accepts.
-MAX_MOVETIME_MS = _MAX_MS
+#: The most milliseconds a clock value or ``go movetime`` may say (about 11.5 days); more is surely a mistake.
+MAX_MS = 10**9
+#: The most iterations ``go nodes`` may ask for.
 MAX_NODES = 2**63 - 1
 
 
@@ -309,8 +308,8 @@ class GoArgs:
         return " ".join(words)
 
 
-_GO_NUMBERS = {"nodes": (1, MAX_NODES), "movetime": (1, _MAX_MS), "p1time": (0, _MAX_MS), "p2time": (0, _MAX_MS),
-               "p1inc": (0, _MAX_MS), "p2inc": (0, _MAX_MS)}
+_GO_NUMBERS = {"nodes": (1, MAX_NODES), "movetime": (1, MAX_MS), "p1time": (0, MAX_MS), "p2time": (0, MAX_MS),
+               "p1inc": (0, MAX_MS), "p2inc": (0, MAX_MS)}
 
 
 def parse_go(args: Sequence[str]) -> GoArgs:
