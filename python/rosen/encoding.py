@@ -26,7 +26,7 @@ from typing import Any, Dict, List, NamedTuple
 import numpy as np
 
 from . import _core
-from .errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int
+from .errors import ArgumentTypeError, InvalidArgumentError, as_array, check_choice, check_int
 
 __all__ = [
     "ACTIONS", "ENCODER_VERSION", "LAYOUTS", "ROW_FIELDS", "Symmetries", "action_index", "action_names", "encode", "feature_names",
@@ -60,7 +60,7 @@ def _row_arrays(rows: Mapping) -> dict:
     for name, (dtype, _) in ROW_FIELDS.items():
         if name not in rows:
             raise InvalidArgumentError(f"{name}: missing from the rows (expected fields {', '.join(ROW_FIELDS)})", name)
-        arr = _array(rows[name], name)
+        arr = as_array(rows[name], name, "an array (equal-length rows)")
         if arr.ndim == 0:  # ascontiguousarray would make it one row, and N = 1 would accept it
             raise InvalidArgumentError(f"{name}: expected an array with one entry per row, got a scalar", name)
         if arr.dtype != dtype:
@@ -80,16 +80,6 @@ def _row_arrays(rows: Mapping) -> dict:
         if arr.shape[0] != rows_n:
             raise InvalidArgumentError(f"{name}: expected {rows_n} rows like the other fields, got {arr.shape[0]}", name)
     return out
-
-
-def _array(x: Any, field: str) -> np.ndarray:
-    """np.asarray(x), or an error naming ``field`` for what NumPy cannot make one array of
-    (ragged nesting)."""
-    try:
-        return np.asarray(x)
-    except (TypeError, ValueError):
-        raise ArgumentTypeError(f"{field}: expected an array (equal-length rows), got a ragged "
-                                f"{type(x).__name__}", field) from None
 
 
 def _positions(items: Any, field: str = "items") -> list:
@@ -188,7 +178,7 @@ def transform(position: Any, k: int) -> Any:
 def _gather(x: Any, k: int, images: np.ndarray, width: int, field: str) -> np.ndarray:
     """out[..., images[k][i]] = x[..., i] over the last axis, done as a gather by the inverse."""
     k = check_int("k", k, 0, 7)
-    arr = _array(x, field)
+    arr = as_array(x, field, "an array (equal-length rows)")
     if arr.ndim < 1 or arr.shape[-1] != width:
         raise InvalidArgumentError(f"{field}: expected a last axis of length {width}, got shape {arr.shape}", field)
     return arr[..., images[symmetries().inverse[k]]]
@@ -202,7 +192,7 @@ def transform_encoded(x: Any, k: int, layout: str = "planes") -> np.ndarray:
     sym = symmetries()
     if layout == "flat":
         return _gather(x, k, sym.features, sym.features.shape[1], "x")
-    arr = _array(x, "x")
+    arr = as_array(x, "x", "an array (equal-length rows)")
     if arr.ndim < 2 or arr.shape[-2:] != (9, 9):
         raise InvalidArgumentError(f"x: expected planes of shape (..., 9, 9), got shape {arr.shape}", "x")
     flat = arr.reshape(arr.shape[:-2] + (81,))

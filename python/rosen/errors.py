@@ -21,7 +21,7 @@ from typing import Any, Iterable, Optional
 
 __all__ = [
     "RosenError", "InvalidArgumentError", "ArgumentTypeError", "InvalidPositionError", "InvalidMoveError",
-    "IllegalMoveError", "check_int", "check_real", "check_choice", "check_str", "restated",
+    "IllegalMoveError", "check_int", "check_real", "check_choice", "check_str", "restated", "as_array",
 ]
 
 
@@ -118,6 +118,18 @@ def check_real(field: str, value: Any, low: Optional[float] = None, high: Option
     if not math.isfinite(number) or (low is not None and number < low) or (high is not None and number > high):
         raise InvalidArgumentError(f"{field}: expected {bounds}, got {_shown(value)}", field)
     return number
+
+
+def as_array(value: Any, field: str, expected: str) -> Any:
+    """``numpy.asarray(value)``, or an :class:`ArgumentTypeError` ``<field>: expected <expected>,
+    got a ragged <type>`` for what NumPy cannot make one array of (it raises a bare ValueError for
+    ragged nesting such as ``[[1], [1, 2]]``)."""
+    import numpy as np  # here, so that this leaf imports nothing until an array is checked
+
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError):
+        raise ArgumentTypeError(f"{field}: expected {expected}, got a ragged {type(value).__name__}", field) from None
 
 
 def check_str(field: str, value: Any) -> str:

@@ -6,7 +6,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from .errors import ArgumentTypeError, InvalidArgumentError
+from .errors import ArgumentTypeError, InvalidArgumentError, as_array
 
 
 class BoardScores(NamedTuple):
@@ -36,11 +36,7 @@ def score_boards(boards: np.ndarray) -> BoardScores:
     its True squares score as red tokens. Territories are symmetric under flips, so an array laid
     out rank 9 first scores the same.
     """
-    try:
-        arr = np.asarray(boards)
-    except ValueError:  # ragged nesting
-        raise ArgumentTypeError(f"boards: expected an integer array, got a ragged {type(boards).__name__}",
-                                "boards") from None
+    arr = as_array(boards, "boards", "an integer array")
     if arr.dtype.kind not in "biu":
         raise ArgumentTypeError(f"boards: expected an integer array (int8 preferred), got dtype {arr.dtype}", "boards")
     single = arr.ndim == 2

@@ -32,7 +32,7 @@ from typing import Any, Dict, Mapping, Tuple, Union
 import numpy as np
 
 from .._core import _encoder_version, _feature_names
-from ..errors import ArgumentTypeError, InvalidArgumentError, check_int, check_real
+from ..errors import ArgumentTypeError, InvalidArgumentError, as_array, check_int, check_real
 
 __all__ = ["ACTIONS", "BUILTIN", "BUILTIN_FILES", "BUILTIN_TEAM", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS",
            "Network", "builtin_for", "builtin_network_path", "forward_numpy", "load_network", "random_network",
@@ -339,11 +339,7 @@ def forward_numpy(net: Network, features: Any, legal_mask: Any) -> Tuple[np.ndar
     except (TypeError, ValueError):  # ragged, or not numbers
         raise ArgumentTypeError(f"features: expected a float array (N, {INPUTS}), got a {type(features).__name__} "
                                 "NumPy cannot read as one", "features") from None
-    try:
-        mask = np.asarray(legal_mask)
-    except ValueError:  # ragged
-        raise ArgumentTypeError(f"legal_mask: expected a bool array (N, {ACTIONS}), got a ragged "
-                                f"{type(legal_mask).__name__}", "legal_mask") from None
+    mask = as_array(legal_mask, "legal_mask", f"a bool array (N, {ACTIONS})")
     single = x.ndim == 1
     x, mask = np.atleast_2d(x), np.atleast_2d(mask)
     if x.ndim != 2 or x.shape[1] != INPUTS:
