@@ -116,26 +116,18 @@ def test_a_bad_line_before_good_games_is_an_error_and_deletes_nothing(tmp_path, 
     assert open(point.file).read() == damaged
 
 
-def test_a_tampered_result_is_found_by_replaying_the_games(tmp_path):
+@pytest.mark.parametrize("index, line", [(0, 1), (-1, 4)], ids=["first", "last"])
+def test_a_tampered_result_is_found_by_replaying_the_games(tmp_path, index, line):
+    # The last line too: only a last line without its newline was cut short by a kill; a whole
+    # one that is wrong was once dropped silently.
     (point,) = _ladder(tmp_path, 4, budgets=(10,))
     lines = open(point.file).read().splitlines()
-    game = json.loads(lines[0])
+    game = json.loads(lines[index])
     game["winner"] = "white" if game["winner"] == "red" else "red"
-    open(point.file, "w").write("\n".join([json.dumps(game)] + lines[1:]) + "\n")
-    with pytest.raises(rosen.InvalidArgumentError, match="line 1 is not a game record.*winner"):
-        _ladder(tmp_path, 4, budgets=(10,))
-
-
-def test_a_tampered_last_line_is_an_error_not_a_line_cut_short(tmp_path):
-    # Only a last line without its newline was cut short by a kill; a whole one that is wrong
-    # was once dropped silently.
-    (point,) = _ladder(tmp_path, 4, budgets=(10,))
-    lines = open(point.file).read().splitlines()
-    game = json.loads(lines[-1])
-    game["winner"] = "white" if game["winner"] == "red" else "red"
-    damaged = "\n".join(lines[:-1] + [json.dumps(game)]) + "\n"
+    lines[index] = json.dumps(game)
+    damaged = "\n".join(lines) + "\n"
     open(point.file, "w").write(damaged)
-    with pytest.raises(rosen.InvalidArgumentError, match="line 4 is not a game record.*winner"):
+    with pytest.raises(rosen.InvalidArgumentError, match=f"line {line} is not a game record.*winner"):
         _ladder(tmp_path, 4, budgets=(10,))
     assert open(point.file).read() == damaged
 
