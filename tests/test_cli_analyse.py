@@ -42,3 +42,16 @@ def test_analyse_json_is_deterministic_and_legal(capsys):
 def test_analyse_bad_arguments(argv, needle, capsys):
     assert main(argv) == 2
     assert needle in capsys.readouterr().err
+
+
+def test_analyse_into_a_closed_pipe_stops_quietly():
+    # `rosen analyse --json | head -c 10`: the reader leaves before the output is written. The
+    # command must end without a traceback or Python's "Exception ignored" note on stderr.
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "rosen", "analyse", "--iterations", "300", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1
+    assert err == ""

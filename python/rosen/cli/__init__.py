@@ -7,6 +7,7 @@ the entry point (and what the tests call): a bad argument prints one line and re
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -32,10 +33,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SystemExit as exc:  # argparse has printed its message; return the code, do not exit
         return int(exc.code or 0)
     try:
-        return int(args.run(args) or 0)
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()  # a reader that went away shows here, where the handler below sees it
+        return code
     except (ValueError, TypeError, EngineError) as exc:
         print(f"rosen {args.command}: error: {_in_cli_words(parser, args, exc)}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (``rosen analyse --json | head``): stop quietly, as Unix tools do.
+        # Pointing stdout at devnull keeps the interpreter's final flush from raising again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _subparser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:

@@ -108,7 +108,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("castle")
     p.add_argument("--catapult", action="store_true", help="attacker has three re-rolls")
     p.add_argument("--dice-cards", default="", help="attacker's dice cards")
-    p.add_argument("--defender-cards", default="")
+    p.add_argument("--defender-cards", default="", help="defender's dice cards, e.g. 3,5")
     p.set_defaults(lovagok_action=_attack)
 
     p = sub.add_parser("tournament", help="each player's chance to win a tournament (L11)")
