@@ -214,6 +214,7 @@ void bind_env(py::module_& m) {
             }
             PyOutputs out(env, observation, action_mask, reward, terminated, truncated, current_player);
             py::gil_scoped_release release;
+            std::lock_guard<std::mutex> lock(env.busy());
             env.reset(indices.is_none() ? nullptr : &listed, streams.is_none() ? nullptr : seeds.data(), out.out);
         }, py::arg("indices"), py::arg("streams"), py::arg("observation"), py::arg("action_mask"), py::arg("reward"),
            py::arg("terminated"), py::arg("truncated"), py::arg("current_player"))
@@ -223,18 +224,24 @@ void bind_env(py::module_& m) {
             auto a = bindings::checked_array<int32_t>(actions, "actions", {env.num_envs()}, "int32");
             PyOutputs out(env, observation, action_mask, reward, terminated, truncated, current_player);
             py::gil_scoped_release release;
+            std::lock_guard<std::mutex> lock(env.busy());
             env.step(a.data(), out.out);
         }, py::arg("actions"), py::arg("observation"), py::arg("action_mask"), py::arg("reward"), py::arg("terminated"),
            py::arg("truncated"), py::arg("current_player"))
         .def("position", [](const VecEnv& env, const py::handle& i) {
-            return public_view(env.game(int_arg(i, "index", 0, env.num_envs() - 1)).position());
+            const int index = int_arg(i, "index", 0, env.num_envs() - 1);
+            std::lock_guard<std::mutex> lock(env.busy());  // not mid-step in another thread
+            return public_view(env.game(index).position());
         }, py::arg("index"), "Environment i's position as a player may know it (pile order hidden, R14).")
         .def("load", [](VecEnv& env, const py::handle& i, const Position& pos) {
+            const int index = int_arg(i, "index", 0, env.num_envs() - 1);
+            std::lock_guard<std::mutex> lock(env.busy());
             if (!env.started()) throw ArgumentError("index", "index: call reset() before load()");
-            env.load(int_arg(i, "index", 0, env.num_envs() - 1), pos);
+            env.load(index, pos);
         }, py::arg("index"), py::arg("position"), "Environment i goes on from a position (for tests).")
         .def("info", [](const VecEnv& env, const py::handle& index) {
             const int i = int_arg(index, "index", 0, env.num_envs() - 1);
+            std::lock_guard<std::mutex> lock(env.busy());
             const Game& g = env.game(i);
             py::dict d;
             d["episode"] = env.episode(i);

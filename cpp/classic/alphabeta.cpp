@@ -52,9 +52,17 @@ int AlphaBeta::node(const Position& pos, int depth, int alpha, int beta, uint64_
     return best;
 }
 
-ClassicResult AlphaBeta::search(const Position& pos) { return search_stream(pos, mix_seed(params_.seed, searches_++)); }
+ClassicResult AlphaBeta::search(const Position& pos) {
+    std::lock_guard<std::mutex> lock(busy_);
+    return run(pos, mix_seed(params_.seed, searches_++));
+}
 
-ClassicResult AlphaBeta::search_stream(const Position& given, uint64_t stream) {
+ClassicResult AlphaBeta::search_stream(const Position& pos, uint64_t stream) {
+    std::lock_guard<std::mutex> lock(busy_);
+    return run(pos, stream);
+}
+
+ClassicResult AlphaBeta::run(const Position& given, uint64_t stream) {
     const auto start = std::chrono::steady_clock::now();
     if (given.over) throw ArgumentError("position", "position: the game is over, there is no move to choose");
     const Position root = public_view(given);

@@ -16,6 +16,7 @@
 // where a draw edge's byte is draw_card_move(card) (64 + card id).
 #pragma once
 #include <cstdint>
+#include <mutex>
 
 #include "classic/params.h"
 #include "rosenkoenig/position.h"
@@ -29,20 +30,26 @@ class AlphaBeta {
 public:
     explicit AlphaBeta(const AlphaBetaParams& params);  // throws ArgumentError naming a bad field
     // Searches pos (its pile order is hidden first); throws ArgumentError("position") if it is over.
+    // Calls on one searcher from several threads run one at a time (each keeps counters here).
     ClassicResult search(const Position& pos);
-    // The same search with an explicit stream (path of the root), touching no searcher state.
+    // The same search with an explicit stream (path of the root), leaving the stream count alone.
     ClassicResult search_stream(const Position& pos, uint64_t stream);
-    void reset() { searches_ = 0; }
+    void reset() {
+        std::lock_guard<std::mutex> lock(busy_);
+        searches_ = 0;
+    }
     const AlphaBetaParams& params() const { return params_; }
 
 private:
     int node(const Position& pos, int depth, int alpha, int beta, uint64_t path);
     Position child(const Position& pos, Move m, uint64_t path, Move& edge) const;
+    ClassicResult run(const Position& pos, uint64_t stream);  // search_stream, busy_ held
 
     AlphaBetaParams params_;
     uint64_t searches_ = 0;
     uint64_t nodes_ = 0;
     int root_colour_ = 0;
+    std::mutex busy_;  // held by each call: a search's counters are members
 };
 
 }  // namespace rosen::classic

@@ -96,6 +96,7 @@ double Expectimax::leaf(const Position& pos) const {
 Expectimax::~Expectimax() = default;
 
 void Expectimax::reset() {
+    std::lock_guard<std::mutex> lock(busy_);
     if (table_) std::fill(table_.get(), table_.get() + table_mask_ + 1, Entry{});
 }
 
@@ -356,6 +357,7 @@ double Expectimax::chance(const Position& pos, int depth, double alpha, double b
 }
 
 ClassicResult Expectimax::search(const Position& given) {
+    std::lock_guard<std::mutex> lock(busy_);  // before the clock starts: a wait is not search time
     const auto start = std::chrono::steady_clock::now();
     timed_ = params_.time_ms.has_value();
     if (timed_) deadline_ = start + std::chrono::milliseconds(*params_.time_ms);
@@ -368,6 +370,7 @@ ClassicResult Expectimax::search(const Position& given) {
 ClassicResult Expectimax::solve(const Position& given, uint64_t max_nodes,
                                 std::optional<std::chrono::steady_clock::time_point> deadline,
                                 const std::atomic<bool>* stop) {
+    std::lock_guard<std::mutex> lock(busy_);
     const auto start = std::chrono::steady_clock::now();
     timed_ = deadline.has_value();
     if (timed_) deadline_ = *deadline;

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "classic/evaluation.h"
@@ -41,7 +42,9 @@ public:
     explicit Expectimax(const ExpectimaxParams& params,  // throws ArgumentError naming a bad field
                         std::shared_ptr<const learning::Network> network = nullptr);
     ~Expectimax();
-    // Throws ArgumentError("position") if pos is over. Keeps the table between searches.
+    // Throws ArgumentError("position") if pos is over. Keeps the table between searches. Calls on
+    // one searcher from several threads (search, solve, reset) run one at a time: the table and a
+    // search's budget and counters are members.
     ClassicResult search(const Position& pos);
     // An exact solve (an endgame solver for other searches): iterative deepening from depth 1 until
     // an iteration is exact (ClassicResult::exact), or until max_nodes positions are visited or the
@@ -89,6 +92,7 @@ private:
     bool solving_ = false;  // solve(): resolved table entries cut off at any remaining depth
     bool can_abort_ = false;  // the first iteration always completes
     Move root_hint_ = kNoMove;  // the previous iteration's best move, searched first at the root
+    std::mutex busy_;  // held by search, solve and reset
 };
 
 }  // namespace rosen::classic

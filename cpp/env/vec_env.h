@@ -15,6 +15,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "env/game.h"
@@ -55,6 +56,9 @@ public:
     int num_envs() const { return int(envs_.size()); }
     const VecConfig& config() const { return cfg_; }
     bool started() const { return started_; }
+    // Held by whoever calls into the environments (the bindings: every method, so that a reset
+    // in one thread cannot land between a step's checks and its moves in another).
+    std::mutex& busy() const { return *busy_; }
 
     // Starts a new episode in each listed environment (all when `indices` is null; none when it
     // is empty): the first of a new stream when `streams` is given (one per listed environment,
@@ -90,6 +94,7 @@ private:
     std::vector<Env> envs_;
     std::vector<std::unique_ptr<Opponent>> opponents_;  // one per worker
     bool started_ = false;
+    std::unique_ptr<std::mutex> busy_ = std::make_unique<std::mutex>();  // a pointer: VecEnv moves
 };
 
 }  // namespace rosen::env
