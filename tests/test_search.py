@@ -27,6 +27,21 @@ def test_default_params_repr_round_trips():
         p.seed = 3
 
 
+def test_time_ms_alone_is_a_time_budget(start):
+    # `mcts:time_ms=200` once stopped at the default 1000 iterations, long before 200 ms.
+    timed = rosen.SearchParams(time_ms=200)
+    assert timed.iterations == 0 and timed.time_ms == 200
+    assert eval(repr(timed), {"SearchParams": rosen.SearchParams}) == timed
+    assert pickle.loads(pickle.dumps(timed)) == timed and timed.replace(seed=2).iterations == 0
+    assert rosen.SearchParams(time_ms=200, iterations=500).iterations == 500  # both: the first limit
+    assert rosen.SearchParams(time_ms=0).iterations == 1000
+    assert rosen.SearchParams().replace(time_ms=200).iterations == 1000  # replace changes what it names
+    from rosen.agents import parse_agent_spec
+    agent = parse_agent_spec("mcts:time_ms=40").build(0)
+    agent.choose(start)
+    assert agent.last_stats.iterations > 1000 and agent.last_stats.time_ms >= 39
+
+
 @pytest.mark.parametrize("kwargs, field", [
     (dict(iterations=-1), "iterations"),
     (dict(time_ms=-5), "time_ms"),

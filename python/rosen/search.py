@@ -16,6 +16,7 @@ it here, so they are listed and checked in one place only.
 from __future__ import annotations
 
 import inspect
+import threading
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from . import _core
@@ -68,6 +69,9 @@ class SearchParams:
     ``SearchParams(iterations=5000, rollout="random")``; ``params.replace(seed=3)`` makes a
     changed copy. A bad value raises :class:`rosen.InvalidArgumentError` (wrong type:
     :class:`rosen.ArgumentTypeError`) whose ``field`` is the parameter's name.
+    ``time_ms`` given without ``iterations`` is a time budget alone (``iterations`` 0, as
+    ``rosen analyse --time-ms`` and ``go movetime``); given both, the first limit reached ends
+    the search.
     ``SearchParams.PARAMS`` describes every field (name, type, default, range, meaning).
     """
 
@@ -75,7 +79,10 @@ class SearchParams:
     PARAMS = PARAMS
 
     def __init__(self, **values: Any) -> None:
-        for name, value in _core._search_params(values).items():
+        checked = _core._search_params(values)
+        if "iterations" not in values and checked["time_ms"] > 0:
+            checked["iterations"] = 0  # SearchParams(time_ms=200) means 200 ms, not 1000 iterations first
+        for name, value in checked.items():
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -226,8 +233,37 @@ class Searcher:
         self._searcher = _core._Searcher(self.params.as_dict(), network=network)
 
     def search(self, position: Position) -> SearchResult:
-        """Search ``position`` within the budget (the GIL is released meanwhile)."""
-        return SearchResult(self._searcher.search(_check_position(position)))
+        """Search ``position`` within the budget (the GIL is released meanwhile). In the main
+        thread a Ctrl-C stops the search at once and raises ``KeyboardInterrupt``."""
+        position = _check_position(position)
+        if threading.current_thread() is not threading.main_thread():
+            return SearchResult(self._searcher.search(position))
+        return SearchResult(self._interruptible(position))
+
+    def _interruptible(self, position: Position) -> Any:
+        # Python runs signal handlers in the main thread between bytecodes, never inside a compiled
+        # call: a search of minutes would hold a Ctrl-C that long. So the main thread waits for a
+        # worker that searches (a join is interrupted by signals) and stops the search on Ctrl-C.
+        outcome: Dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                outcome["result"] = self._searcher.search(position)
+            except BaseException as exc:  # re-raised in the caller's thread
+                outcome["error"] = exc
+
+        worker = threading.Thread(target=work, name="rosen-search", daemon=True)
+        worker.start()
+        try:
+            worker.join()
+        except KeyboardInterrupt:
+            self._searcher.stop()
+            worker.join()
+            self._searcher.clear_stop()  # the search may have ended before the stop: drop it then
+            raise
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["result"]
 
     def stop(self) -> None:
         """End the running search, or else the next one, at once (see the class docstring)."""
