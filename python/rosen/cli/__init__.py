@@ -34,11 +34,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(exc.code or 0)
     try:
         code = int(args.run(args) or 0)
-        sys.stdout.flush()  # a reader that went away shows here, where the handler below sees it
+        flush = getattr(sys.stdout, "flush", None)  # None under pythonw; tests may swap stdout
+        if flush is not None:
+            flush()  # a reader that went away shows here, where the handler below sees it
         return code
     except (ValueError, TypeError, EngineError) as exc:
         print(f"rosen {args.command}: error: {_in_cli_words(parser, args, exc)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, the shell's code for SIGINT
+        print(f"rosen {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader went away (``rosen analyse --json | head``): stop quietly, as Unix tools do.
         # Pointing stdout at devnull keeps the interpreter's final flush from raising again.

@@ -8,6 +8,7 @@ so the same seed gives the same match for any number of threads.
 """
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int
-from .game import GameRecord, SideStats, _mix, play_game
+from .game import GameRecord, MoveObserver, SideStats, _mix, play_game
 from .stats import SPRT, Estimate, format_elo, pentanomial_counts, pentanomial_estimate, trinomial_estimate
 
 SpecLike = Union[str, AgentSpec]
@@ -142,8 +143,10 @@ class MatchResult:
 
 
 def play_pair(a: AgentSpec, b: AgentSpec, *, seed: int, pair: int, players: int = 2,
-              reshuffle: str = "eager") -> Tuple[GameRecord, GameRecord]:
-    """Both games of pair ``pair``: the deal ``seed + pair``, A red first, then A white."""
+              reshuffle: str = "eager", on_move: Optional[MoveObserver] = None) -> Tuple[GameRecord, GameRecord]:
+    """Both games of pair ``pair``: the deal ``seed + pair``, A red first, then A white.
+    ``on_move`` sees every move of both games (:func:`rosen.match.game.play_game`'s); an
+    exception from it ends the pair."""
     deal = seed + pair
     records = []
     for game in (2 * pair, 2 * pair + 1):
@@ -158,7 +161,7 @@ def play_pair(a: AgentSpec, b: AgentSpec, *, seed: int, pair: int, players: int 
             raise
         try:
             rec = play_game(red, white, seed=deal, players=players, reshuffle=reshuffle,
-                            red_name=str(red_spec), white_name=str(white_spec))
+                            red_name=str(red_spec), white_name=str(white_spec), on_move=on_move)
         finally:
             _close(red, white)
         rec.extra = {"game": game, "pair": pair, "a_colour": "red" if a_red else "white",
@@ -239,10 +242,17 @@ def _pairs_in_order(a: AgentSpec, b: AgentSpec, first: int, pairs: int, seed: in
     """Yield pairs ``first .. pairs - 1`` in pair order, played by ``threads`` workers a bounded distance ahead.
 
     Threads suffice: the search releases the GIL. Only ``2 * threads`` pairs are in flight, so
-    stopping early (SPRT) wastes little work.
+    stopping early (SPRT) wastes little work; when the caller stops (the SPRT decided, a Ctrl-C),
+    the pairs still being played end at their next move instead of being played out unseen.
     """
+    ended = threading.Event()
+
+    def stop_if_ended(before, played, after) -> None:
+        if ended.is_set():
+            raise _Abandoned()
+
     def job(i: int):
-        return play_pair(a, b, seed=seed, pair=i, players=players, reshuffle=reshuffle)
+        return play_pair(a, b, seed=seed, pair=i, players=players, reshuffle=reshuffle, on_move=stop_if_ended)
 
     if threads == 1:
         for i in range(first, pairs):
@@ -258,8 +268,13 @@ def _pairs_in_order(a: AgentSpec, b: AgentSpec, first: int, pairs: int, seed: in
                     next_submit += 1
                 yield pending.pop(i).result()
         finally:
+            ended.set()
             for fut in pending.values():
                 fut.cancel()
+
+
+class _Abandoned(Exception):
+    """Ends a worker's pair once the match no longer wants it (the worker's future keeps it)."""
 
 
 __all__: Sequence[str] = ("MatchResult", "a_points", "play_pair", "run_match")
