@@ -167,9 +167,10 @@ class SearchResult:
 
     @property
     def visits(self) -> int:
-        """Visits of all root moves together: the iterations plus what tree reuse kept of them
-        (``reused_visits - 1`` when a subtree was kept: the kept root's first visit, when it was
-        still a leaf, went to no move; the same position searched again keeps them all)."""
+        """Visits of all root moves together: the iterations plus what tree reuse kept of them.
+        After reuse it can be a few fewer: the kept root's first visit in each thread's tree, when
+        it was still a leaf, went to no move, and in a full tree (``max_tree_size``) a visit that
+        cannot expand the kept root ends there; the same position searched again keeps them all."""
         return sum(m.visits for m in self.moves)
 
     def __repr__(self) -> str:
