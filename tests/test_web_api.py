@@ -370,3 +370,128 @@ def test_serve_refuses_a_remote_host_without_the_flag(capsys):
 
     assert main(["serve", "--host", "0.0.0.0"]) == 2
     assert "--allow-remote" in capsys.readouterr().err
+
+
+def test_a_lone_surrogate_in_a_request_is_a_4xx_or_echoed_not_a_500(client):
+    # JSON may carry "\ud800", which Python keeps as a lone surrogate; answers that repeat it (an
+    # unknown key in the error, a record's player name) once failed to encode: a 500.
+    r = client.post("/api/games", content=b'{"\\ud800": 1}', headers={"Content-Type": "application/json"})
+    assert_error(r, 400)
+    line = json.dumps(play_game(RandomAgent(1), RandomAgent(2), seed=3, red_name="\ud800x").to_json())
+    r = client.post("/api/records", content=json.dumps({"text": line}).encode(),
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    assert r.json()["games"][0]["red"] == "\ud800x"
+
+
+def test_head_on_the_analysis_stream_starts_no_search(client):
+    fen = rosen.Position.new(2).fen(hide_pile_order=True)
+    r = client.head("/api/analyse", params={"fen": fen})
+    assert r.status_code == 200 and r.content == b""
+    assert client.get("/api/health").json()["searches_running"] == 0
+
+
+def test_a_body_cut_off_by_its_client_is_a_quiet_400():
+    import asyncio
+
+    from starlette.requests import ClientDisconnect
+
+    from rosen.web.app import read_json
+    from rosen.web.sessions import WebError
+
+    class Gone:  # a request whose client left after the headers
+        async def stream(self):
+            raise ClientDisconnect()
+            yield b""  # an async generator
+
+    with pytest.raises(WebError) as info:
+        asyncio.run(read_json(Gone()))
+    assert info.value.status == 400 and info.value.field == "body"
+
+
+def test_a_view_never_mixes_a_new_position_with_the_old_history():
+    # A view is read on the event loop while the engine's move is applied on a worker thread.
+    import sys
+
+    sessions = Sessions()
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible: the race shows within a game
+    try:
+        for seed in range(12):
+            game = sessions.new_game({"engine_seats": ["r", "w"], "iterations": 1, "seed": seed})
+
+            def play_out():
+                while not game.position.is_terminal:
+                    game.engine_move()
+
+            engine = threading.Thread(target=play_out)
+            engine.start()
+            while engine.is_alive():
+                view = game.view()
+                history = view["history"]
+                assert history[-1]["fen"] == view["position"]["fen"] and history[-1]["move"] is None
+                assert view["last_move"] == (history[-2]["move"] if len(history) > 1 else None)
+            engine.join()
+    finally:
+        sys.setswitchinterval(old)
+
+
+def test_a_client_gone_during_an_evaluation_stops_its_searches():
+    """POST /api/evaluate's searches stop when its client leaves (they held every search slot)."""
+    import http.client
+    import socket
+    import urllib.parse
+
+    from rosen.web.background import running_server
+
+    fens = [rosen.Position.new(s).fen(hide_pile_order=True) for s in range(100)]
+    body = json.dumps({"fens": fens, "iterations": 20_000}).encode()
+    with running_server() as url:
+        host = urllib.parse.urlparse(url)
+        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=10)
+        sock = socket.create_connection((host.hostname, host.port))
+        sock.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+
+        def running():
+            conn.request("GET", "/api/health")
+            return json.loads(conn.getresponse().read())["searches_running"]
+
+        start = time.monotonic()
+        while running() == 0 and time.monotonic() - start < 5:
+            time.sleep(0.02)
+        assert running() == 1  # 100 positions at 20 000 iterations: many seconds of work
+        sock.close()
+        while running() and time.monotonic() - start < 10:
+            time.sleep(0.05)
+        assert running() == 0 and time.monotonic() - start < 10
+
+
+def test_ctrl_c_stops_rosen_serve_while_an_analysis_streams():
+    # uvicorn waits for open connections before the app's shutdown ran, and a stream without a
+    # budget stays open until its search ends (up to 10 minutes): the server would not stop.
+    import http.client
+    import signal
+    import subprocess
+    import sys
+    import urllib.parse
+
+    proc = subprocess.Popen([sys.executable, "-m", "rosen", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = urllib.parse.urlparse(re.search(r"http://\S+", line).group(0))
+        conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+        fen = rosen.Position.new(2).fen(hide_pile_order=True)
+        conn.request("GET", "/api/analyse?" + urllib.parse.urlencode({"fen": fen}))
+        stream = conn.getresponse()
+        assert stream.status == 200 and stream.readline().startswith(b"event: start")
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        assert time.monotonic() - sent < 15  # the stream is told at once; 3 s of grace at most otherwise
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -14,6 +14,9 @@ import webbrowser
 from ..errors import InvalidArgumentError
 
 INSTALL_HINT = 'python -m pip install "rosen[web]"'
+#: After Ctrl-C, how long open connections (an analysis stream, a slow upload) may take to end
+#: before the server closes them.
+SHUTDOWN_GRACE_S = 3
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
@@ -43,8 +46,18 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"rosen serve: needs the web extra ({exc.name or exc} is missing): {INSTALL_HINT}", file=sys.stderr)
         return 1
-    config = uvicorn.Config(create_app(), host=args.host, port=args.port, log_level="warning")
-    server = uvicorn.Server(config)
+    app = create_app()
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            # uvicorn waits for open connections before the app's own shutdown runs, and an analysis
+            # stream stays open until its search ends: tell the streams first, so they end now.
+            app.state.shutting_down.set()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            timeout_graceful_shutdown=SHUTDOWN_GRACE_S)
+    server = Server(config)
 
     def announce() -> None:
         # Once the socket listens (port 0 is known only then), print and maybe open the address.

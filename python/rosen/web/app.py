@@ -17,8 +17,9 @@ from typing import Any, AsyncIterator, Dict, Optional
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import FileResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse as _StarletteJSON
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -44,6 +45,15 @@ STREAM_INTERVAL_S = 0.25
 DISCONNECT_POLL_S = 0.1
 
 
+class JSONResponse(_StarletteJSON):
+    """Starlette's JSON response written as ASCII: a lone surrogate that a client sent (JSON
+    allows ``"\\ud800"``) and an answer repeats (an error naming its key, a record's player name)
+    is escaped again instead of failing to encode as UTF-8 (a 500)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
 def error_response(status: int, message: str, field: Optional[str] = None) -> JSONResponse:
     return JSONResponse({"error": message, "field": field}, status_code=status)
 
@@ -51,10 +61,13 @@ def error_response(status: int, message: str, field: Optional[str] = None) -> JS
 async def read_json(request: Request) -> Dict[str, Any]:
     """The request's body as a JSON object, or a 400/413 naming what was wrong."""
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise WebError(413, f"body: larger than {MAX_BODY_BYTES} bytes", "body")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY_BYTES:
+                raise WebError(413, f"body: larger than {MAX_BODY_BYTES} bytes", "body")
+    except ClientDisconnect:  # the client left mid-upload: nobody reads the answer, but no traceback
+        raise WebError(400, "body: the client disconnected before sending it all", "body") from None
     if not body.strip():
         return {}
     try:
@@ -136,6 +149,8 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
         return JSONResponse(views.position_view(pos))
 
     async def analyse(request: Request) -> Response:
+        if request.method == "HEAD":  # Starlette routes HEAD with GET: answer it without a search
+            return Response(media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
         q = request.query_params
         pos = parse_position(q.get("fen"), q.get("reshuffle", "eager"))
         if pos.is_terminal:
@@ -186,8 +201,13 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
         body = await read_json(request)
         stop = threading.Event()
         try:
-            winrates = await in_thread(evaluate, body.get("fens"), body.get("reshuffle", "eager"),
-                                       body.get("iterations", 1000), state.searches, stop)
+            running = asyncio.ensure_future(in_thread(evaluate, body.get("fens"), body.get("reshuffle", "eager"),
+                                                      body.get("iterations", 1000), state.searches, stop))
+            # As for the engine's move: a client that left must not keep searches (and their slots).
+            while not (await asyncio.wait({running}, timeout=DISCONNECT_POLL_S))[0]:
+                if shutting_down.is_set() or await request.is_disconnected():
+                    stop.set()
+            winrates = running.result()
         finally:
             stop.set()
         return JSONResponse({"red_winrates": winrates})
@@ -231,6 +251,7 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         WebError: web_error, RosenError: rosen_error, HTTPException: http_error})
     app.state.sessions = state
+    app.state.shutting_down = shutting_down  # rosen serve sets it at Ctrl-C: open streams end then
     return app
 
 

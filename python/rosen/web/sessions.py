@@ -31,7 +31,8 @@ MAX_ITERATIONS = 1_000_000
 MIN_TIME_MS, MAX_TIME_MS, DEFAULT_TIME_MS = 10, 60_000, 500
 #: The longest analysis (an analysis without a budget runs until stopped, or this long).
 MAX_ANALYSIS_MS = 10 * 60_000
-#: Tree nodes per search (28 bytes each): 1M nodes, 28 MB.
+#: Tree nodes per search (28 bytes each): 1M nodes, 28 MB. A game keeps its engine's tree between
+#: moves (reuse), so open games with engine moves hold up to MAX_GAMES x 28 MB (about 1.8 GB).
 TREE_SIZE = 1_000_000
 #: Open games kept; the least recently used one is dropped beyond this.
 MAX_GAMES = 64
@@ -102,6 +103,10 @@ class SearchCounter:
             self.finished += 1
 
 
+#: GameSession._apply's default: the engine's last search stays as it was (a player's move).
+_KEEP = object()
+
+
 class GameSession:
     """One game: the true position, its public history, the engine's seats and strength."""
 
@@ -125,6 +130,9 @@ class GameSession:
         self._stop = threading.Event()  # the game is closed
         self._move_stop = threading.Event()  # the engine's current search is to end now
         self._lock = threading.Lock()  # one move at a time: held by a move or the engine's search
+        # Held while a move changes the game's fields and while a view reads them: a view (on the
+        # event loop) never sees the new position with the old history, and needs no move lock.
+        self._fields = threading.Lock()
 
     # -- moves -----------------------------------------------------------------------------------
 
@@ -176,24 +184,27 @@ class GameSession:
                 search = views.search_view(snapshot, public, done=True)
             if self._stop.is_set():
                 raise WebError(410, "engine: the game was closed", "engine")
-            self._apply(move, red_winrate=search["red_winrate"] if search else None)
-            self.last_search = search
+            self._apply(move, red_winrate=search["red_winrate"] if search else None, search=search)
             return {"move": self.moves[-1], "search": search}
         finally:
             self._lock.release()
 
-    def _apply(self, move: str, red_winrate: Optional[float] = None) -> None:
+    def _apply(self, move: str, red_winrate: Optional[float] = None, search: Any = _KEEP) -> None:
         position = self.position
         if move.lower() == "draw" and position.is_legal("draw"):
             move = "draw:" + self._dealer.card(position)
         after = position.play(move)  # IllegalMoveError (listing the legal moves) leaves all as it was
         if move.startswith("draw:"):
             self._dealer.observe(position, after)
-        self.position = after
-        self.moves.append(str(Move(move)))  # as the API writes it: h:n2 -> H:N2
-        self.fens.append(after.fen(hide_pile_order=True))
-        self.red_winrates[-1] = red_winrate
-        self.red_winrates.append(None)
+        played, fen = str(Move(move)), after.fen(hide_pile_order=True)  # as the API writes it: h:n2 -> H:N2
+        with self._fields:
+            self.position = after
+            self.moves.append(played)
+            self.fens.append(fen)
+            self.red_winrates[-1] = red_winrate
+            self.red_winrates.append(None)
+            if search is not _KEEP:
+                self.last_search = search
 
     def interrupt_search(self) -> None:
         """End the engine's running search now: it plays the best move found so far."""
@@ -210,28 +221,32 @@ class GameSession:
 
     def view(self) -> Dict[str, Any]:
         """The game as the page sees it (R14: public facts only; no seed while it runs)."""
-        out = {
+        with self._fields:  # one consistent state, even while a move is being applied
+            position, moves, fens = self.position, list(self.moves), list(self.fens)
+            red_winrates, last_search = list(self.red_winrates), self.last_search
+        return {
             "id": self.id,
             "engine_seats": self.engine_seats,
-            "engine_to_move": self.engine_to_move(),
+            "engine_to_move": not position.is_terminal and position.turn in self.engine_seats,
             "strength": {"iterations": self.limits.iterations, "time_ms": self.limits.time_ms},
-            "position": views.position_view(self.position),
-            "last_move": self.moves[-1] if self.moves else None,
-            "last_search": self.last_search,
-            "history": views.history_view(self.fens, self.moves, self.red_winrates),
+            "position": views.position_view(position),
+            "last_move": moves[-1] if moves else None,
+            "last_search": last_search,
+            "history": views.history_view(fens, moves, red_winrates),
         }
-        return out
 
     def record(self) -> Dict[str, Any]:
         """The finished game as a match record (one ``--jsonl`` line); only once it is over."""
-        if not self.position.is_terminal:
+        with self._fields:
+            position, moves = self.position, list(self.moves)
+        if not position.is_terminal:
             raise WebError(409, "record: the game is not over (its record would reveal the deal)", "record")
         names = {"red": "player", "white": "player"}
         for seat in self.engine_seats:
             names["red" if seat.startswith("r") else "white"] = "mcts"
         return GameRecord(seed=self._seed, players=self.players, reshuffle=self.reshuffle, red=names["red"],
-                          white=names["white"], winner=self.position.winner, scores=list(self.position.scores),
-                          moves=list(self.moves)).to_json()
+                          white=names["white"], winner=position.winner, scores=list(position.scores),
+                          moves=moves).to_json()
 
 
 class AnalysisSession:
