@@ -300,6 +300,17 @@ def test_cli_errors_name_the_option(run_dir, tmp_path, capsys):
     np.savez(shard, **arrays)
     err = cli_error(["--data", str(future), "--out", out], capsys)
     assert "--data: " in err and "format_version" in err
+    # A damaged row (the manifest's hash is not checked here: `rosen selfplay verify` does that):
+    # the error names the run it is in, not only the column.
+    damaged = tmp_path / "damaged"
+    sp.write_run(damaged, 1, agent="greedy", fsync=False)
+    shard = damaged / "shard-00000.npz"
+    with np.load(shard) as npz:
+        arrays = {name: npz[name] for name in npz.files}
+    arrays["crown"][0] = 100
+    np.savez(shard, **arrays)
+    err = cli_error(["--data", str(damaged), "--out", out], capsys)
+    assert f"--data: {str(damaged)!r}: crown: row 0: expected a square" in err
     assert "--hidden: expected two" in cli_error(["--data", str(run_dir), "--out", out, "--hidden", "16"], capsys)
     assert "--out: cannot write" in cli_error(["--data", str(run_dir), "--out", str(tmp_path / "no" / "n.npz")], capsys)
     assert "--out: cannot write" in cli_error(["--data", str(run_dir), "--out", str(tmp_path)], capsys)

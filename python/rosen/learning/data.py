@@ -132,7 +132,11 @@ def load_training_data(dirs: Sequence[Any]) -> TrainingData:
             raise _data_error(f"{os.fspath(d)!r}: {exc}") from None
         if batch.num_rows == 0:
             raise _data_error(f"{os.fspath(d)!r} holds no rows")
-        parts.append(from_rows(batch.rows, run))
+        try:
+            parts.append(from_rows(batch.rows, run))
+        except RosenError as exc:  # a damaged row: say which run it is in
+            detail = str(exc)[len("data: "):] if exc.field == "data" else str(exc)
+            raise _data_error(f"{os.fspath(d)!r}: {detail}") from None
     return TrainingData(**{name: np.concatenate([getattr(p, name) for p in parts])
                            for name in TrainingData.__dataclass_fields__})
 

@@ -246,6 +246,12 @@ MAX_ENTRY_BYTES = 1 << 30
 def _read_npz(source: str) -> Dict[str, Any]:
     """Every entry of the ``.npz`` at ``source``, each ``.npy`` header checked first: it may not
     declare more data than its member holds, nor more than :data:`MAX_ENTRY_BYTES`."""
+    with open(source, "rb") as f:
+        magic = f.read(6)
+    if not magic.startswith((b"PK\x03\x04", b"PK\x05\x06", b"\x93NUMPY")):
+        # NumPy would try it as a pickle and suggest allow_pickle=True: a network file never is one.
+        raise InvalidArgumentError(f"path: {source!r} is not a network file (an .npz archive); it starts with "
+                                   f"{magic!r}", "path")
     data = np.load(source, allow_pickle=False)
     if not isinstance(data, np.lib.npyio.NpzFile):
         raise InvalidArgumentError(f"path: {source!r} is a single array, not a network's .npz archive", "path")
