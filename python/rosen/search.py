@@ -208,6 +208,10 @@ def _check_position(position: Any) -> Position:
     return position  # a finished game is refused by the C++ searcher, with the same InvalidArgumentError
 
 
+#: Budgets short enough to search in the calling thread even in the main one (Searcher._short).
+_SHORT_MS, _SHORT_ITERATIONS = 100, 5000
+
+
 class Searcher:
     """A persistent search: keeps its trees between calls and reuses the subtree of a position
     that lies a few plies below the last one searched (our move, their reply, draws between).
@@ -235,11 +239,18 @@ class Searcher:
 
     def search(self, position: Position) -> SearchResult:
         """Search ``position`` within the budget (the GIL is released meanwhile). In the main
-        thread a Ctrl-C stops the search at once and raises ``KeyboardInterrupt``."""
+        thread a Ctrl-C stops the search at once and raises ``KeyboardInterrupt`` (a budget of at
+        most 100 ms or 5 000 iterations just ends first)."""
         position = _check_position(position)
-        if threading.current_thread() is not threading.main_thread():
+        if threading.current_thread() is not threading.main_thread() or self._short():
             return SearchResult(self._searcher.search(position))
         return SearchResult(self._interruptible(position))
+
+    def _short(self) -> bool:
+        """A budget that ends within about a tenth of a second whatever the search: it runs in the
+        calling thread (a worker costs about 0.1 ms a search), a Ctrl-C waiting at most that long."""
+        p = self.params
+        return 0 < p.time_ms <= _SHORT_MS or 0 < p.iterations <= _SHORT_ITERATIONS
 
     def _interruptible(self, position: Position) -> Any:
         # Python runs signal handlers in the main thread between bytecodes, never inside a compiled
