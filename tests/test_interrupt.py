@@ -71,8 +71,13 @@ def test_rosen_match_on_two_threads_stops_its_running_pairs():
     assert "interrupted" in out and "Traceback" not in err
 
 
-def test_rosen_selfplay_without_progress_stops_between_pieces(tmp_path):
+@pytest.mark.parametrize("attempt", range(3))
+def test_rosen_selfplay_without_progress_stops_after_the_running_games(tmp_path, attempt):
+    # One compiled call plays the shard; a stop flag ends it after the games being played. Three
+    # attempts: the process once aborted at exit in about one run of three ("terminate called
+    # without an active exception"), when an interrupted join let the interpreter exit while
+    # the self-play threads still ran.
     code, out, err, _ = _interrupt(_cli("selfplay", "--games", "400", "--agent", "mcts:iterations=3000",
                                         "--progress", "off", "--out", str(tmp_path / "run")), wait=1.0)
-    assert code == 130
-    assert "interrupted" in err and "Traceback" not in err
+    assert code == 130, err
+    assert "interrupted" in err and "Traceback" not in err and "terminate" not in err

@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include <array>
+#include <atomic>
 #include <climits>
 #include <string>
 #include <utility>
@@ -20,6 +21,11 @@ using namespace rosen;
 using namespace rosen::selfplay;
 
 namespace {
+
+// A stop request for a self-play batch, set from Python (a Ctrl-C) while the batch runs.
+struct StopFlag {
+    std::atomic<bool> set{false};
+};
 
 using bindings::int_arg;
 using bindings::real_arg;
@@ -52,7 +58,8 @@ void bind_selfplay(py::module_& m) {
                                    const py::handle& temperature, const py::handle& temperature_plies,
                                    const py::handle& dirichlet_alpha, const py::handle& dirichlet_fraction,
                                    const py::handle& full_search_probability, const py::handle& cheap_iterations,
-                                   const py::handle& record_cheap, std::shared_ptr<learning::Network> network) {
+                                   const py::handle& record_cheap, std::shared_ptr<learning::Network> network,
+                                   StopFlag* stop) -> py::object {
         Config c;
         c.agent = agent_kind(agent);
         if (c.agent == AgentKind::Mcts) c.search = bindings::search_params_arg(params);
@@ -75,8 +82,9 @@ void bind_selfplay(py::module_& m) {
         Batch batch;
         {
             py::gil_scoped_release release;
-            batch = generate(c, first, n);
+            batch = generate(c, first, n, stop ? &stop->set : nullptr);
         }
+        if (batch.stopped) return py::none();
         // Each column is made, filed under its name and handed to C++ by pointer in one step.
         py::dict columns, d;
         auto add = [](py::dict& into, const char* name, auto array) {
@@ -134,8 +142,14 @@ void bind_selfplay(py::module_& m) {
        py::arg("first_game"), py::arg("games"), py::arg("players"), py::arg("reshuffle"), py::arg("threads"),
        py::arg("temperature"), py::arg("temperature_plies"), py::arg("dirichlet_alpha"),
        py::arg("dirichlet_fraction"), py::arg("full_search_probability"), py::arg("cheap_iterations"),
-       py::arg("record_cheap"), py::arg("network") = nullptr,
-       "Low-level self-play of games [first_game, first_game + games); see rosen.selfplay.generate.");
+       py::arg("record_cheap"), py::arg("network") = nullptr, py::arg("stop") = nullptr,
+       "Low-level self-play of games [first_game, first_game + games); see rosen.selfplay.generate. "
+       "None when `stop` was set before the last game ended.");
+
+    py::class_<StopFlag>(m, "_StopFlag", "A stop request for _selfplay_generate (set from any thread).")
+        .def(py::init<>())
+        .def("set", [](StopFlag& f) { f.set.store(true); }, "Ask the batch to end after its running games.")
+        .def_property_readonly("is_set", [](const StopFlag& f) { return f.set.load(); });
 
     m.def("_selfplay_seeds", [](const py::handle& seed, const py::handle& game, const py::handle& ply) {
         const uint64_t deal = deal_seed(uint_arg(seed, "seed", 0, kMaxU64), uint_arg(game, "game", 0, kMaxU64));

@@ -164,7 +164,7 @@ Move play_dealt(Position& pos, Move m, Rng& cards) {
     return draw_card_move(card);
 }
 
-Batch generate(const Config& config, uint64_t first_game, uint64_t count) {
+Batch generate(const Config& config, uint64_t first_game, uint64_t count, const std::atomic<bool>* stop) {
     validate(config);
     const auto start = Clock::now();
     Batch batch;
@@ -183,7 +183,8 @@ Batch generate(const Config& config, uint64_t first_game, uint64_t count) {
             out.rows.reserve(size_t(std::min<uint64_t>(share * kRowsPerGameGuess, uint64_t(1) << 22)));
             out.moves.reserve(size_t(std::min<uint64_t>(share * kRowsPerGameGuess, uint64_t(1) << 24)));
             Player player(config, out);
-            for (uint64_t k; !failed.load(std::memory_order_relaxed) && (k = next.fetch_add(1)) < count;)
+            for (uint64_t k; !failed.load(std::memory_order_relaxed) &&
+                             !(stop && stop->load(std::memory_order_relaxed)) && (k = next.fetch_add(1)) < count;)
                 player.play(first_game + k, uint32_t(t), batch.games[k]);
             search_seconds[size_t(t)] = player.search_seconds;
         } catch (...) {
@@ -197,6 +198,10 @@ Batch generate(const Config& config, uint64_t first_game, uint64_t count) {
     for (auto& h : helpers) h.join();
     for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
+    if (stop && stop->load()) {  // games may be missing: the caller keeps none of it
+        batch.stopped = true;
+        return batch;
+    }
     for (const GameResult& g : batch.games) {
         batch.rows += g.rows;
         batch.plies += g.plies;

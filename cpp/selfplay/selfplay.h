@@ -17,6 +17,7 @@
 // A decision is a position whose mover has two or more legal moves; a forced move (a lone pass,
 // draw or play) is played without a search and writes no row.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -100,9 +101,13 @@ struct Batch {
     uint64_t rows = 0, plies = 0, iterations = 0;
     double seconds = 0;         // wall clock of the whole batch
     double search_seconds = 0;  // inside Searcher::search, summed over workers
+    bool stopped = false;       // generate's stop flag ended it early: the games are incomplete
 };
 
 // Plays the games; validates the configuration first. Rethrows the first error a worker met.
-Batch generate(const Config& config, uint64_t first_game, uint64_t count);
+// `stop`, when given and set (from any thread), ends it once the games being played are over;
+// the batch is then `stopped` and incomplete (a Ctrl-C: nothing of it is kept).
+Batch generate(const Config& config, uint64_t first_game, uint64_t count,
+               const std::atomic<bool>* stop = nullptr);
 
 }  // namespace rosen::selfplay

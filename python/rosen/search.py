@@ -16,8 +16,9 @@ it here, so they are listed and checked in one place only.
 from __future__ import annotations
 
 import inspect
+import signal
 import threading
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from . import _core
 from ._core import Move, Position
@@ -208,6 +209,53 @@ def _check_position(position: Any) -> Position:
     return position  # a finished game is refused by the C++ searcher, with the same InvalidArgumentError
 
 
+def run_interruptibly(call: Callable[[], Any], stop: Callable[[], None], name: str) -> Any:
+    """``call()`` (a long compiled call that releases the GIL) so that a Ctrl-C ends it: Python
+    runs signal handlers in the main thread between bytecodes, never inside a compiled call, so a
+    call of minutes would hold a Ctrl-C that long. The main thread waits for a worker thread that
+    makes the call (a join is interrupted by signals); on Ctrl-C it calls ``stop()``, waits for
+    the call to end and raises ``KeyboardInterrupt``. The call's own exception is re-raised.
+
+    The call must never outlive this function: one still running when the interpreter exits
+    aborts the process (its C++ threads are destroyed unjoined). So a Ctrl-C during ``start()`` is
+    held back until the thread runs, further ones wait for the stop, and the wait is on an event
+    the worker sets, not on ``join()``: in CPython 3.11 an interrupted join can mark a running
+    thread as ended."""
+    outcome: Dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            outcome["result"] = call()
+        except BaseException as exc:  # re-raised in the caller's thread
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=work, name=name, daemon=True)
+    held: List[Any] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(frame))
+    try:
+        worker.start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        if held and callable(previous):
+            previous(signal.SIGINT, held[0])  # the default handler raises KeyboardInterrupt here
+        done.wait()
+    except KeyboardInterrupt:
+        stop()
+        while not done.is_set():  # the stop ends the call soon: a second Ctrl-C waits for it too
+            try:
+                done.wait()
+            except KeyboardInterrupt:
+                pass
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
+
 #: Budgets short enough to search in the calling thread even in the main one (Searcher._short).
 _SHORT_MS, _SHORT_ITERATIONS = 100, 5000
 
@@ -253,29 +301,14 @@ class Searcher:
         return 0 < p.time_ms <= _SHORT_MS or 0 < p.iterations <= _SHORT_ITERATIONS
 
     def _interruptible(self, position: Position) -> Any:
-        # Python runs signal handlers in the main thread between bytecodes, never inside a compiled
-        # call: a search of minutes would hold a Ctrl-C that long. So the main thread waits for a
-        # worker that searches (a join is interrupted by signals) and stops the search on Ctrl-C.
-        outcome: Dict[str, Any] = {}
-
-        def work() -> None:
-            try:
-                outcome["result"] = self._searcher.search(position)
-            except BaseException as exc:  # re-raised in the caller's thread
-                outcome["error"] = exc
-
-        worker = threading.Thread(target=work, name="rosen-search", daemon=True)
-        worker.start()
-        try:
-            worker.join()
-        except KeyboardInterrupt:
+        def stop() -> None:
             self._searcher.stop()
-            worker.join()
+
+        try:
+            return run_interruptibly(lambda: self._searcher.search(position), stop, "rosen-search")
+        except KeyboardInterrupt:
             self._searcher.clear_stop()  # the search may have ended before the stop: drop it then
             raise
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["result"]
 
     def stop(self) -> None:
         """End the running search, or else the next one, at once (see the class docstring)."""

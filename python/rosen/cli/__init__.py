@@ -27,11 +27,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = build_parser()
     try:
+        parser = build_parser()
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed its message; return the code, do not exit
         return int(exc.code or 0)
+    except KeyboardInterrupt:  # Ctrl-C right at the start
+        print("rosen: interrupted", file=sys.stderr)
+        return 130
     try:
         code = int(args.run(args) or 0)
         flush = getattr(sys.stdout, "flush", None)  # None under pythonw; tests may swap stdout

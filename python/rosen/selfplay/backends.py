@@ -31,7 +31,7 @@ class ShardJob:
 def play_shard(job: ShardJob, threads: int = 1, chunk_games: int = 0,
                on_progress: Optional[Progress] = None) -> SelfPlayBatch:
     """The batch of one shard. ``chunk_games`` > 0 plays it in pieces of that many games (the
-    same bytes, since game i depends only on i), to report progress and see a Ctrl-C between them."""
+    same bytes, since game i depends only on i) to report progress between them."""
     step = chunk_games if chunk_games > 0 else job.games
     parts = []
     for first in range(job.first_game, job.first_game + job.games, step):
@@ -58,9 +58,8 @@ class LocalBackend:
     def run(self, jobs: Iterable[ShardJob], on_progress: Optional[Progress] = None
             ) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
         for job in jobs:
-            # A shard in pieces of at least 8 games per thread, about 20 of them: progress between
-            # pieces, and a Ctrl-C is seen there (a compiled call would hold it for the whole shard).
-            chunk = max(8 * self.threads, job.games // 20)
+            # Progress a few times per shard: pieces of at least 8 games per thread.
+            chunk = max(8 * self.threads, job.games // 20) if on_progress is not None else 0
             yield job, play_shard(job, self.threads, chunk, on_progress)
 
 

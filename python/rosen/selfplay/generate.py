@@ -13,6 +13,7 @@ bytes.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Dict, List, Sequence, Tuple
@@ -22,6 +23,7 @@ import numpy as np
 from .. import _core
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..errors import InvalidArgumentError, RosenError, check_int
+from ..search import run_interruptibly
 
 #: The agents self-play can run (each in C++): ``random``, ``greedy`` and ``mcts:<search params>``.
 AGENTS = ("random", "greedy", "mcts")
@@ -149,8 +151,15 @@ def check_settings(**settings: Any) -> Dict[str, Any]:
 
 
 def _run(settings: Dict[str, Any], games: int, threads: int) -> Dict[str, Any]:
-    return _core._selfplay_generate(**_core_agent(agent_spec(settings["agent"])), games=games, threads=threads,
-                                    **{k: v for k, v in settings.items() if k != "agent"})
+    def play(stop: Any = None) -> Any:
+        return _core._selfplay_generate(**_core_agent(agent_spec(settings["agent"])), games=games, threads=threads,
+                                        stop=stop, **{k: v for k, v in settings.items() if k != "agent"})
+
+    if games == 0 or threading.current_thread() is not threading.main_thread():
+        return play()
+    # In the main thread a Ctrl-C ends the batch once its running games are over (one game's wait).
+    flag = _core._StopFlag()
+    return run_interruptibly(lambda: play(flag), flag.set, "rosen-selfplay")
 
 
 def _game_records(raw: Dict[str, Any], *, players: int, reshuffle: str, agent: str) -> List[Dict[str, Any]]:
