@@ -35,7 +35,13 @@ def test_time_ms_alone_is_a_time_budget(start):
     assert pickle.loads(pickle.dumps(timed)) == timed and timed.replace(seed=2).iterations == 0
     assert rosen.SearchParams(time_ms=200, iterations=500).iterations == 500  # both: the first limit
     assert rosen.SearchParams(time_ms=0).iterations == 1000
-    assert rosen.SearchParams().replace(time_ms=200).iterations == 1000  # replace changes what it names
+    # replace keeps iterations paired with time_ms while it is the pairing's value
+    assert rosen.SearchParams().replace(time_ms=200).iterations == 0
+    assert rosen.SearchParams(time_ms=200).replace(time_ms=0).iterations == 1000
+    assert rosen.SearchParams(iterations=5000).replace(time_ms=200).iterations == 5000
+    assert rosen.SearchParams(iterations=0, time_ms=200).replace(time_ms=300, seed=1).iterations == 0
+    assert rosen.SearchParams(time_ms=200).replace(time_ms=300, iterations=7).iterations == 7
+    assert rosen.Searcher(params=rosen.SearchParams(seed=3), time_ms=50).params.iterations == 0
     from rosen.agents import parse_agent_spec
     agent = parse_agent_spec("mcts:time_ms=40").build(0)
     agent.choose(start)

@@ -87,3 +87,33 @@ def test_vec_env_step_and_reset_from_two_threads_leave_every_game_legal():
         for i in range(n):
             rosen.Position(env.position(i).fen())  # raises InvalidPositionError on a broken game
         current = env.reset(seed=200 + trial)
+
+
+def test_waiting_for_another_threads_step_lets_python_run():
+    # position() waits for a step running in another thread; it must wait without the GIL, or every
+    # Python thread (and Ctrl-C) stops for the whole step.
+    import time
+
+    env = VecEnv(128, opponent="mcts:iterations=3000", seed=1)
+    current = env.reset()
+    actions = np.array([np.flatnonzero(mask)[0] for mask in current.action_mask], np.int32)
+    ticks, finished = [], threading.Event()
+
+    def ticker():
+        while not finished.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.002)
+
+    tick = threading.Thread(target=ticker)
+    tick.start()
+    stepper = threading.Thread(target=env.step, args=(actions,))
+    stepper.start()
+    time.sleep(0.02)  # the step is under way (128 searched replies: most of a second)
+    start = time.monotonic()
+    env.position(0)
+    end = time.monotonic()
+    stepper.join()
+    finished.set()
+    tick.join()
+    assert end - start > 0.05  # position() did wait for the step
+    assert sum(start < t < end for t in ticks) > 0  # and Python ran meanwhile

@@ -62,7 +62,8 @@ void bind_classic(py::module_& m) {
              py::kw_only(), py::arg("depth") = 7, py::arg("hero_weight") = 30, py::arg("seed") = 0)
         .def("search", &AlphaBeta::search, py::arg("position"), py::call_guard<py::gil_scoped_release>(),
              "Search with this searcher's next stream (mix_seed(seed, searches so far)).")
-        .def("reset", &AlphaBeta::reset, "Start the stream count again, as a new searcher would.");
+        .def("reset", &AlphaBeta::reset, py::call_guard<py::gil_scoped_release>(),
+             "Start the stream count again, as a new searcher would.");
 
     py::class_<Expectimax>(m, "_Expectimax", "A sound expectimax (cpp/classic/expectimax.h); use rosen.agents.ExpectimaxAgent.")
         .def(py::init([](const py::object& depth, const py::object& time_ms, const py::object& hero_weight,

@@ -230,25 +230,43 @@ void bind_env(py::module_& m) {
            py::arg("truncated"), py::arg("current_player"))
         .def("position", [](const VecEnv& env, const py::handle& i) {
             const int index = int_arg(i, "index", 0, env.num_envs() - 1);
-            std::lock_guard<std::mutex> lock(env.busy());  // not mid-step in another thread
-            return public_view(env.game(index).position());
+            Position pos;
+            {
+                // Waiting for another thread's step must not hold the GIL (every Python thread would).
+                py::gil_scoped_release release;
+                std::lock_guard<std::mutex> lock(env.busy());
+                pos = public_view(env.game(index).position());
+            }
+            return pos;
         }, py::arg("index"), "Environment i's position as a player may know it (pile order hidden, R14).")
         .def("load", [](VecEnv& env, const py::handle& i, const Position& pos) {
             const int index = int_arg(i, "index", 0, env.num_envs() - 1);
+            py::gil_scoped_release release;  // pos is held by the call's arguments meanwhile
             std::lock_guard<std::mutex> lock(env.busy());
             if (!env.started()) throw ArgumentError("index", "index: call reset() before load()");
             env.load(index, pos);
         }, py::arg("index"), py::arg("position"), "Environment i goes on from a position (for tests).")
         .def("info", [](const VecEnv& env, const py::handle& index) {
             const int i = int_arg(index, "index", 0, env.num_envs() - 1);
-            std::lock_guard<std::mutex> lock(env.busy());
-            const Game& g = env.game(i);
+            uint64_t episode = 0, deal_seed = 0;
+            int plies = 0, learner = 0;
+            std::string end_reason;
+            {
+                py::gil_scoped_release release;
+                std::lock_guard<std::mutex> lock(env.busy());
+                const Game& g = env.game(i);
+                episode = env.episode(i);
+                deal_seed = g.deal_seed();
+                plies = g.plies();
+                learner = env.learner(i);
+                end_reason = end_reason_name(g.end_reason());
+            }
             py::dict d;
-            d["episode"] = env.episode(i);
-            d["deal_seed"] = g.deal_seed();
-            d["plies"] = g.plies();
-            d["learner"] = env.config().has_opponent ? py::object(py::int_(env.learner(i))) : py::object(py::none());
-            d["end_reason"] = std::string(end_reason_name(g.end_reason()));
+            d["episode"] = episode;
+            d["deal_seed"] = deal_seed;
+            d["plies"] = plies;
+            d["learner"] = env.config().has_opponent ? py::object(py::int_(learner)) : py::object(py::none());
+            d["end_reason"] = end_reason;
             return d;
         }, py::arg("index"), "Environment i's episode number, deal seed, plies, learner seat and end reason.")
         .def_property_readonly("num_envs", &VecEnv::num_envs);

@@ -62,6 +62,12 @@ class ParamInfo(NamedTuple):
 #: Every search parameter, in declaration order.
 PARAMS: Tuple[ParamInfo, ...] = tuple(ParamInfo(*row) for row in _core._search_param_info())
 _NAMES = tuple(p.name for p in PARAMS)
+_DEFAULT_ITERATIONS = next(p.default for p in PARAMS if p.name == "iterations")
+
+
+def _iterations_for(time_ms: int) -> int:
+    """``iterations`` when it is not given: 0 (no limit) with a time budget, else its default."""
+    return 0 if time_ms > 0 else _DEFAULT_ITERATIONS
 
 
 class SearchParams:
@@ -70,10 +76,13 @@ class SearchParams:
     ``SearchParams(iterations=5000, rollout="random")``; ``params.replace(seed=3)`` makes a
     changed copy. A bad value raises :class:`rosen.InvalidArgumentError` (wrong type:
     :class:`rosen.ArgumentTypeError`) whose ``field`` is the parameter's name.
-    ``time_ms`` given without ``iterations`` is a time budget alone (``iterations`` 0, as
-    ``rosen analyse --time-ms`` and ``go movetime``); given both, the first limit reached ends
-    the search.
     ``SearchParams.PARAMS`` describes every field (name, type, default, range, meaning).
+
+    ``iterations`` goes with ``time_ms`` unless it is given: 1000 without a time budget, 0 (no
+    limit) with one, so ``SearchParams(time_ms=200)`` searches 200 ms, as ``rosen analyse
+    --time-ms`` and ``go movetime`` do. Given both, the first limit reached ends the search.
+    ``replace(time_ms=...)`` keeps that pairing while ``iterations`` is the one that went with the
+    old ``time_ms``; an ``iterations`` set to anything else stays.
     """
 
     __slots__ = _NAMES
@@ -81,8 +90,8 @@ class SearchParams:
 
     def __init__(self, **values: Any) -> None:
         checked = _core._search_params(values)
-        if "iterations" not in values and checked["time_ms"] > 0:
-            checked["iterations"] = 0  # SearchParams(time_ms=200) means 200 ms, not 1000 iterations first
+        if "iterations" not in values:  # SearchParams(time_ms=200): 200 ms, not 1000 iterations first
+            checked["iterations"] = _iterations_for(checked["time_ms"])
         for name, value in checked.items():
             object.__setattr__(self, name, value)
 
@@ -95,7 +104,10 @@ class SearchParams:
 
     def replace(self, **changes: Any) -> "SearchParams":
         """A copy with some fields changed (checked again)."""
-        return SearchParams(**{**self.as_dict(), **changes})
+        values = {**self.as_dict(), **changes}
+        if "time_ms" in changes and "iterations" not in changes and self.iterations == _iterations_for(self.time_ms):
+            del values["iterations"]  # the budget's own pairing: it follows the new time_ms
+        return SearchParams(**values)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SearchParams) and self.as_dict() == other.as_dict()

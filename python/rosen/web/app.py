@@ -210,6 +210,8 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
             winrates = running.result()
         finally:
             stop.set()
+        if shutting_down.is_set():  # stopped part way: its nulls would read as finished games
+            raise WebError(503, "fens: the server is shutting down; the evaluation was stopped", "fens")
         return JSONResponse({"red_winrates": winrates})
 
     # -- errors ---------------------------------------------------------------------------------
