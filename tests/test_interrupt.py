@@ -81,3 +81,19 @@ def test_rosen_selfplay_without_progress_stops_after_the_running_games(tmp_path,
                                               "--progress", "off", "--out", str(tmp_path / "run")), wait=1.0)
     assert code == 130 and seconds < 10, err
     assert "interrupted" in err and "Traceback" not in err and "terminate" not in err
+
+
+def test_an_expectimax_search_in_the_main_thread_stops_at_ctrl_c():
+    script = """
+import rosen
+from rosen.agents import ExpectimaxAgent
+agent = ExpectimaxAgent(time_ms=120000)
+print("ready", flush=True)
+try:
+    agent.choose(rosen.Position.new(seed=4))
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+    code, out, err, seconds = _interrupt(script)
+    assert code == 0, err
+    assert "interrupted" in out and seconds < 10

@@ -117,3 +117,18 @@ def test_waiting_for_another_threads_step_lets_python_run():
     tick.join()
     assert end - start > 0.05  # position() did wait for the step
     assert sum(start < t < end for t in ticks) > 0  # and Python ran meanwhile
+
+
+def test_expectimax_stop_ends_the_next_search_at_once_and_is_then_spent():
+    # A stop that arrives before the search starts is not lost (Ctrl-C's worker may be that slow);
+    # the search that honoured it clears it.
+    pos = rosen.Position.new(seed=4)
+    searcher = _core._Expectimax(depth=4, tt_mb=0)
+    searcher.stop()
+    stopped = searcher.search(pos)
+    assert stopped.depth == 1  # the first iteration always completes: there is always a move
+    assert rosen.Move(stopped.best_move) in pos.legal_moves()
+    assert searcher.search(pos).depth == 4  # spent
+    searcher.stop()
+    searcher.clear_stop()  # withdrawn: the search runs to its depth
+    assert searcher.search(pos).depth == 4

@@ -87,7 +87,9 @@ void bind_classic(py::module_& m) {
                  return e.solve(pos, nodes);
              }, py::arg("position"), py::kw_only(), py::arg("max_nodes"),
              "Deepen until an iteration is exact or max_nodes positions are visited (the endgame solver).")
-        .def("reset", &Expectimax::reset, py::call_guard<py::gil_scoped_release>(), "Clear the transposition table.");
+        .def("reset", &Expectimax::reset, py::call_guard<py::gil_scoped_release>(), "Clear the transposition table.")
+        .def("stop", &Expectimax::stop, "End the running search now (or else the next one at once), from any thread.")
+        .def("clear_stop", &Expectimax::clear_stop, "Withdraw a stop request that no search has honoured.");
     rosen::bindings::refuse_uninitialised<ClassicResult>();
     rosen::bindings::refuse_uninitialised<AlphaBeta>();
     rosen::bindings::refuse_uninitialised<Expectimax>();

@@ -362,8 +362,15 @@ ClassicResult Expectimax::search(const Position& given) {
     timed_ = params_.time_ms.has_value();
     if (timed_) deadline_ = start + std::chrono::milliseconds(*params_.time_ms);
     node_limit_ = 0;
-    stop_ = nullptr;
+    stop_ = &interrupted_;
     solving_ = false;
+    struct Clear {  // the request ends with the search that saw it, however it ends
+        Expectimax& e;
+        ~Clear() {
+            e.interrupted_.store(false);
+            e.stop_ = nullptr;
+        }
+    } clear{*this};
     return run(given, params_.depth ? *params_.depth : kMaxIterations, start);
 }
 

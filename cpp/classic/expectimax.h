@@ -57,6 +57,11 @@ public:
                         std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt,
                         const std::atomic<bool>* stop = nullptr);
     void reset();  // clears the table
+    // Ends the running search (as its time budget would: the deepest completed iteration plays),
+    // or else the next one at once; from any thread. Each search clears the request as it returns;
+    // clear_stop() withdraws one that no search has honoured yet.
+    void stop() { interrupted_.store(true); }
+    void clear_stop() { interrupted_.store(false); }
     const ExpectimaxParams& params() const { return params_; }
 
 private:
@@ -93,6 +98,7 @@ private:
     bool can_abort_ = false;  // the first iteration always completes
     Move root_hint_ = kNoMove;  // the previous iteration's best move, searched first at the root
     std::mutex busy_;  // held by search, solve and reset
+    std::atomic<bool> interrupted_{false};  // stop(): search's own stop request
 };
 
 }  // namespace rosen::classic

@@ -21,11 +21,12 @@ See docs/classic.md for exactly what each computes.
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Optional
 
 from .. import _core
 from .._core import Move, Position
-from ..search import optional_evaluator
+from ..search import optional_evaluator, run_interruptibly
 from .base import DecisionStats, legal_moves_of
 
 
@@ -41,11 +42,25 @@ class _ClassicAgent:
 
     def choose(self, position: Position) -> Move:
         legal_moves_of(position)  # a non-position or a finished game: an error naming the position
-        result = self._searcher.search(position)
+        result = self._search(position)
         self.last_value = result.value
         self.last_stats = DecisionStats(depth=float(result.depth), seldepth=result.depth, iterations=result.nodes,
                                         time_ms=result.time_ms)
         return Move(result.best_move)
+
+    def _search(self, position: Position) -> Any:
+        # A searcher that can be stopped, in the main thread, on a long budget: a Ctrl-C ends it at
+        # once (rosen.search.run_interruptibly) instead of when the search would have ended.
+        if not self._long() or threading.current_thread() is not threading.main_thread():
+            return self._searcher.search(position)
+        try:
+            return run_interruptibly(lambda: self._searcher.search(position), self._searcher.stop, "rosen-classic")
+        except KeyboardInterrupt:
+            self._searcher.clear_stop()  # the search may have ended before the stop: drop it then
+            raise
+
+    def _long(self) -> bool:
+        return False  # the peer's alpha-beta: a fixed depth, milliseconds at the depths it plays
 
     def reset(self) -> None:
         self._searcher.reset()
@@ -89,6 +104,9 @@ class ExpectimaxAgent(_ClassicAgent):
         super().__init__(_core._Expectimax(depth=depth, time_ms=time_ms, hero_weight=hero_weight, seed=seed,
                                            tt_mb=tt_mb, network=network))
         self.depth, self.time_ms, self.hero_weight, self.seed, self.tt_mb = depth, time_ms, hero_weight, seed, tt_mb
+
+    def _long(self) -> bool:
+        return self.time_ms is None or self.time_ms > 100  # a depth's time is unknown
 
     def __repr__(self) -> str:
         budget = f"depth={self.depth}" if self.depth is not None else f"time_ms={self.time_ms}"
