@@ -221,12 +221,15 @@ def _check_position(position: Any) -> Position:
     return position  # a finished game is refused by the C++ searcher, with the same InvalidArgumentError
 
 
-def run_interruptibly(call: Callable[[], Any], stop: Callable[[], None], name: str) -> Any:
+def run_interruptibly(call: Callable[[], Any], stop: Callable[[], None], name: str,
+                      withdraw: Optional[Callable[[], None]] = None) -> Any:
     """``call()`` (a long compiled call that releases the GIL) so that a Ctrl-C ends it: Python
     runs signal handlers in the main thread between bytecodes, never inside a compiled call, so a
     call of minutes would hold a Ctrl-C that long. The main thread waits for a worker thread that
-    makes the call (a join is interrupted by signals); on Ctrl-C it calls ``stop()``, waits for
-    the call to end and raises ``KeyboardInterrupt``. The call's own exception is re-raised.
+    makes the call (an event's wait is interrupted by signals); on Ctrl-C (or any exception a
+    signal handler raises) it calls ``stop()``, waits for the call to end, calls ``withdraw()``
+    (a stop that came after the call ended must not end the next one) and re-raises. The call's
+    own exception is re-raised too.
 
     The call must never outlive this function: one still running when the interpreter exits
     aborts the process (its C++ threads are destroyed unjoined). So a Ctrl-C during ``start()`` is
@@ -246,26 +249,40 @@ def run_interruptibly(call: Callable[[], Any], stop: Callable[[], None], name: s
 
     worker = threading.Thread(target=work, name=name, daemon=True)
     held: List[Any] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(frame))
+    previous = signal.getsignal(signal.SIGINT)
+    # Only a Python-level handler can be held back, and only the main thread may swap handlers.
+    hold = callable(previous) and threading.current_thread() is threading.main_thread()
+    started = False
     try:
-        worker.start()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    try:
-        if held and callable(previous):
+        if hold:
+            signal.signal(signal.SIGINT, lambda signum, frame: held.append(frame))
+        try:
+            worker.start()
+            started = True
+        finally:
+            if hold:
+                signal.signal(signal.SIGINT, previous)
+        if held:
             previous(signal.SIGINT, held[0])  # the default handler raises KeyboardInterrupt here
         done.wait()
-    except KeyboardInterrupt:
-        stop()
-        while not done.is_set():  # the stop ends the call soon: a second Ctrl-C waits for it too
-            try:
-                done.wait()
-            except KeyboardInterrupt:
-                pass
+    except BaseException:
+        if started:
+            _wait_for_stop(stop, done, withdraw)
         raise
     if "error" in outcome:
         raise outcome["error"]
     return outcome["result"]
+
+
+def _wait_for_stop(stop: Callable[[], None], done: threading.Event, withdraw: Optional[Callable[[], None]]) -> None:
+    """Stop the call, wait for it and withdraw the stop, whatever further Ctrl-Cs arrive meanwhile."""
+    for step in (stop, done.wait, withdraw):
+        while step is not None:
+            try:
+                step()
+                break
+            except KeyboardInterrupt:
+                pass
 
 
 #: Budgets short enough to search in the calling thread even in the main one (Searcher._short).
@@ -313,14 +330,8 @@ class Searcher:
         return 0 < p.time_ms <= _SHORT_MS or 0 < p.iterations <= _SHORT_ITERATIONS
 
     def _interruptible(self, position: Position) -> Any:
-        def stop() -> None:
-            self._searcher.stop()
-
-        try:
-            return run_interruptibly(lambda: self._searcher.search(position), stop, "rosen-search")
-        except KeyboardInterrupt:
-            self._searcher.clear_stop()  # the search may have ended before the stop: drop it then
-            raise
+        return run_interruptibly(lambda: self._searcher.search(position), self._searcher.stop, "rosen-search",
+                                 withdraw=self._searcher.clear_stop)
 
     def stop(self) -> None:
         """End the running search, or else the next one, at once (see the class docstring)."""

@@ -53,11 +53,8 @@ class _ClassicAgent:
         # once (rosen.search.run_interruptibly) instead of when the search would have ended.
         if not self._long() or threading.current_thread() is not threading.main_thread():
             return self._searcher.search(position)
-        try:
-            return run_interruptibly(lambda: self._searcher.search(position), self._searcher.stop, "rosen-classic")
-        except KeyboardInterrupt:
-            self._searcher.clear_stop()  # the search may have ended before the stop: drop it then
-            raise
+        return run_interruptibly(lambda: self._searcher.search(position), self._searcher.stop, "rosen-classic",
+                                 withdraw=self._searcher.clear_stop)
 
     def _long(self) -> bool:
         return False  # the peer's alpha-beta: a fixed depth, milliseconds at the depths it plays
