@@ -70,9 +70,10 @@ SearchParams params_from(const py::dict& values) {
     for (const auto& [key, value] : values) {
         const std::string name = bindings::text_arg(key, "search parameters");
         const ParamInfo* info = find_param(name);
-        if (!info)
-            throw ArgumentTypeError(bindings::utf8_prefix(name, 40), bindings::utf8_prefix(name, 40) + ": not a search parameter; expected one of " +
-                                                            known_params());
+        if (!info) {
+            const std::string shown = bindings::utf8_prefix(name, 40);
+            throw ArgumentTypeError(shown, shown + ": not a search parameter; expected one of " + known_params());
+        }
         set_param(p, *info, value);
     }
     validate(p);

@@ -148,8 +148,7 @@ void bind_selfplay(py::module_& m) {
 
     py::class_<StopFlag>(m, "_StopFlag", "A stop request for _selfplay_generate (set from any thread).")
         .def(py::init<>())
-        .def("set", [](StopFlag& f) { f.set.store(true); }, "Ask the batch to end after its running games.")
-        .def_property_readonly("is_set", [](const StopFlag& f) { return f.set.load(); });
+        .def("set", [](StopFlag& f) { f.set.store(true); }, "Ask the batch to end after its running games.");
 
     m.def("_selfplay_seeds", [](const py::handle& seed, const py::handle& game, const py::handle& ply) {
         const uint64_t deal = deal_seed(uint_arg(seed, "seed", 0, kMaxU64), uint_arg(game, "game", 0, kMaxU64));

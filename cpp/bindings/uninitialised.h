@@ -18,9 +18,12 @@ namespace rosen::bindings {
 //
 // The error cannot tell whether the instance is the method's `self` or one of its arguments, so
 // it names the class (Position -> field "position"), which reads right either way.
-inline std::string field_of_class(const char* tp_name) {
-    std::string name(tp_name);
-    name = name.substr(name.rfind('.') + 1);  // npos + 1 == 0: no module part
+inline std::string short_name(const char* tp_name) {
+    const std::string name(tp_name);
+    return name.substr(name.rfind('.') + 1);  // npos + 1 == 0: no module part
+}
+
+inline std::string field_of_class(std::string name) {
     while (!name.empty() && name.front() == '_') name.erase(0, 1);
     std::string field;
     for (size_t i = 0; i < name.size(); ++i) {
@@ -38,10 +41,8 @@ inline std::string field_of_class(const char* tp_name) {
 template <class T>
 void refuse_uninitialised() {
     pybind11::detail::get_type_info(typeid(T), /*throw_if_missing=*/true)->operator_new = [](size_t) -> void* {
-        const char* tp_name = pybind11::detail::get_type_info(typeid(T))->type->tp_name;
-        const std::string field = field_of_class(tp_name);
-        std::string shown(tp_name);
-        shown = shown.substr(shown.rfind('.') + 1);
+        const std::string shown = short_name(pybind11::detail::get_type_info(typeid(T))->type->tp_name);
+        const std::string field = field_of_class(shown);
         throw ArgumentTypeError(field, field + ": this " + shown +
                                            " was created without its constructor (by __new__ or a damaged pickle); "
                                            "build it with its constructor or a factory instead");

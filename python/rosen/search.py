@@ -229,13 +229,16 @@ def run_interruptibly(call: Callable[[], Any], stop: Callable[[], None], name: s
     makes the call (an event's wait is interrupted by signals); on Ctrl-C (or any exception a
     signal handler raises) it calls ``stop()``, waits for the call to end, calls ``withdraw()``
     (a stop that came after the call ended must not end the next one) and re-raises. The call's
-    own exception is re-raised too.
+    own exception is re-raised too. Outside the main thread, which receives no signals, it is
+    simply ``call()``.
 
     The call must never outlive this function: one still running when the interpreter exits
     aborts the process (its C++ threads are destroyed unjoined). So a Ctrl-C during ``start()`` is
     held back until the thread runs, further ones wait for the stop, and the wait is on an event
     the worker sets, not on ``join()``: in CPython 3.11 an interrupted join can mark a running
     thread as ended."""
+    if threading.current_thread() is not threading.main_thread():
+        return call()
     outcome: Dict[str, Any] = {}
     done = threading.Event()
 
@@ -250,8 +253,7 @@ def run_interruptibly(call: Callable[[], Any], stop: Callable[[], None], name: s
     worker = threading.Thread(target=work, name=name, daemon=True)
     held: List[Any] = []
     previous = signal.getsignal(signal.SIGINT)
-    # Only a Python-level handler can be held back, and only the main thread may swap handlers.
-    hold = callable(previous) and threading.current_thread() is threading.main_thread()
+    hold = callable(previous)  # only a Python-level handler can be held back
     started = False
     try:
         if hold:
@@ -319,19 +321,16 @@ class Searcher:
         thread a Ctrl-C stops the search at once and raises ``KeyboardInterrupt`` (a budget of at
         most 100 ms or 5 000 iterations just ends first)."""
         position = _check_position(position)
-        if threading.current_thread() is not threading.main_thread() or self._short():
+        if self._short():
             return SearchResult(self._searcher.search(position))
-        return SearchResult(self._interruptible(position))
+        return SearchResult(run_interruptibly(lambda: self._searcher.search(position), self._searcher.stop,
+                                              "rosen-search", withdraw=self._searcher.clear_stop))
 
     def _short(self) -> bool:
         """A budget that ends within about a tenth of a second whatever the search: it runs in the
         calling thread (a worker costs about 0.1 ms a search), a Ctrl-C waiting at most that long."""
         p = self.params
         return 0 < p.time_ms <= _SHORT_MS or 0 < p.iterations <= _SHORT_ITERATIONS
-
-    def _interruptible(self, position: Position) -> Any:
-        return run_interruptibly(lambda: self._searcher.search(position), self._searcher.stop, "rosen-search",
-                                 withdraw=self._searcher.clear_stop)
 
     def stop(self) -> None:
         """End the running search, or else the next one, at once (see the class docstring)."""

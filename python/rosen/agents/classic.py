@@ -21,7 +21,6 @@ See docs/classic.md for exactly what each computes.
 """
 from __future__ import annotations
 
-import threading
 from typing import Any, Optional
 
 from .. import _core
@@ -51,7 +50,7 @@ class _ClassicAgent:
     def _search(self, position: Position) -> Any:
         # A searcher that can be stopped, in the main thread, on a long budget: a Ctrl-C ends it at
         # once (rosen.search.run_interruptibly) instead of when the search would have ended.
-        if not self._long() or threading.current_thread() is not threading.main_thread():
+        if not self._long():
             return self._searcher.search(position)
         return run_interruptibly(lambda: self._searcher.search(position), self._searcher.stop, "rosen-classic",
                                  withdraw=self._searcher.clear_stop)

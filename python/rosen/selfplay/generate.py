@@ -13,7 +13,6 @@ bytes.
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Dict, List, Sequence, Tuple
@@ -155,7 +154,7 @@ def _run(settings: Dict[str, Any], games: int, threads: int) -> Dict[str, Any]:
         return _core._selfplay_generate(**_core_agent(agent_spec(settings["agent"])), games=games, threads=threads,
                                         stop=stop, **{k: v for k, v in settings.items() if k != "agent"})
 
-    if games == 0 or threading.current_thread() is not threading.main_thread():
+    if games == 0:  # check_settings' dry run
         return play()
     # In the main thread a Ctrl-C ends the batch once its running games are over (one game's wait).
     flag = _core._StopFlag()

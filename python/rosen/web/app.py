@@ -93,6 +93,16 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
     async def in_thread(fn: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(executor, fn, *args)
 
+    async def watched(request: Request, on_leave: Any, fn: Any, *args: Any, at_shutdown: bool = False) -> Any:
+        """``fn(*args)`` on a worker thread, calling ``on_leave()`` at each poll while its client
+        is gone (or, ``at_shutdown``, the server is shutting down): a search must not outlive
+        the request that wanted it."""
+        running = asyncio.ensure_future(in_thread(fn, *args))
+        while not (await asyncio.wait({running}, timeout=DISCONNECT_POLL_S))[0]:
+            if (at_shutdown and shutting_down.is_set()) or await request.is_disconnected():
+                on_leave()
+        return running.result()
+
     # -- the page -------------------------------------------------------------------------------
 
     async def index(request: Request) -> Response:
@@ -120,13 +130,9 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
 
     async def engine_move(request: Request) -> Response:
         game = state.game(request.path_params["game_id"])
-        thinking = asyncio.ensure_future(in_thread(game.engine_move))
         # A tab closed while the engine thinks: stop the search; the engine plays its best move
         # so far, so the game stays whole for whoever looks at it next.
-        while not (await asyncio.wait({thinking}, timeout=DISCONNECT_POLL_S))[0]:
-            if await request.is_disconnected():
-                game.interrupt_search()
-        played = thinking.result()
+        played = await watched(request, game.interrupt_search, game.engine_move)
         return JSONResponse({**game.view(), "engine": played})
 
     async def game_record(request: Request) -> Response:
@@ -201,13 +207,8 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
         body = await read_json(request)
         stop = threading.Event()
         try:
-            running = asyncio.ensure_future(in_thread(evaluate, body.get("fens"), body.get("reshuffle", "eager"),
-                                                      body.get("iterations", 1000), state.searches, stop))
-            # As for the engine's move: a client that left must not keep searches (and their slots).
-            while not (await asyncio.wait({running}, timeout=DISCONNECT_POLL_S))[0]:
-                if shutting_down.is_set() or await request.is_disconnected():
-                    stop.set()
-            winrates = running.result()
+            winrates = await watched(request, stop.set, evaluate, body.get("fens"), body.get("reshuffle", "eager"),
+                                     body.get("iterations", 1000), state.searches, stop, at_shutdown=True)
         finally:
             stop.set()
         if shutting_down.is_set():  # stopped part way: its nulls would read as finished games
