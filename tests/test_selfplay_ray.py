@@ -56,3 +56,91 @@ def test_ray_backend_options_are_checked(tmp_path):
     with pytest.raises(ValueError, match="backend"):
         sp.write_run(tmp_path / "run", 2, agent="random", backend="spark")
     assert not (tmp_path / "run").exists()
+
+
+def test_workers_play_the_drivers_network_whatever_their_directory(tmp_path, monkeypatch):
+    # A relative evaluator= path is the driver's file: workers started in another directory that
+    # holds another file of the same name play the driver's network (it is sent to them), so
+    # the run is byte-for-byte the local one.
+    from rosen.learning import random_network, save_network
+
+    here, there = tmp_path / "driver", tmp_path / "workers"
+    here.mkdir(), there.mkdir()
+    save_network(here / "net.npz", random_network(hidden=(16, 8), seed=1))
+    save_network(there / "net.npz", random_network(hidden=(16, 8), seed=2))
+    settings = dict(SETTINGS, games=4, agent="mcts:iterations=30,evaluator=net.npz")
+    monkeypatch.chdir(here)
+    sp.write_run(here / "local", **settings)
+    monkeypatch.chdir(there)  # the nodes' processes start here
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    try:
+        monkeypatch.chdir(here)
+        ray.init(address=cluster.address, include_dashboard=False, log_to_driver=False)
+        sp.write_run(here / "ray", backend="ray", **settings)
+        assert (here / "ray" / "manifest.jsonl").read_bytes() == (here / "local" / "manifest.jsonl").read_bytes()
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+def test_a_ray_instance_the_backend_starts_is_shut_down_after_the_run(tmp_path, monkeypatch):
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    assert not ray.is_initialized()
+    sp.write_run(tmp_path / "run", backend="ray", **dict(SETTINGS, games=2))
+    assert not ray.is_initialized()
+    assert sp.verify_manifest(tmp_path / "run") == []
+
+
+def test_ray_setup_errors_come_before_anything_is_written(tmp_path, monkeypatch):
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    # No cluster answers at that port: refused at once (ray.init would wait for ever).
+    with pytest.raises(ValueError, match=r"^address: no Ray cluster answers at 127\.0\.0\.1:1 "):
+        sp.write_run(tmp_path / "a", backend="ray", backend_options={"address": "127.0.0.1:1"}, **SETTINGS)
+    with pytest.raises(ValueError, match=r"^address: expected 'auto', 'HOST:PORT'"):
+        sp.write_run(tmp_path / "b", backend="ray", backend_options={"address": "nowhere"}, **SETTINGS)
+    assert not ray.is_initialized()
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        # An address beside a running instance would be ignored: refused.
+        with pytest.raises(ValueError, match=r"^address: this process already runs Ray"):
+            sp.write_run(tmp_path / "c", backend="ray", backend_options={"address": "auto"}, **SETTINGS)
+        # A task that reserves more CPUs than any node has would wait for ever: refused.
+        with pytest.raises(ValueError, match=r"^threads: a task reserves 2 CPUs, but the largest node .* has 1$"):
+            sp.write_run(tmp_path / "d", backend="ray", threads=2, **SETTINGS)
+        assert ray.is_initialized()  # the caller's instance stays
+    finally:
+        ray.shutdown()
+    assert not any((tmp_path / name).exists() for name in "abcd")
+
+
+def test_a_failed_task_is_one_line_of_rosens_errors():
+    # The task's own error comes back as itself, without Ray's remote traceback.
+    bad = sp.backends.ShardJob(0, 0, 2, dict(seed=0, players=2, agent="mcts:iterations=40", reshuffle="sideways"))
+    with pytest.raises(ValueError, match=r"^reshuffle: ") as info:
+        list(RayBackend(threads_per_task=1).run([bad]))
+    assert "\n" not in str(info.value)
+    assert not ray.is_initialized()  # run() alone started Ray and shut it down
+
+    # A worker lost beyond its retries is a BackendError naming the shard.
+    class LostWorker:
+        exceptions = ray.exceptions
+
+        @staticmethod
+        def get(ref):
+            raise ray.exceptions.WorkerCrashedError()
+
+    with pytest.raises(sp.backends.BackendError, match=r"^shard 7: WorkerCrashedError: "):
+        sp.backends._result(LostWorker, None, sp.backends.ShardJob(7, 0, 1, {}))
+
+
+def test_cli_names_the_ray_address(tmp_path, capsys):
+    from rosen.cli import main
+
+    out = tmp_path / "run"
+    assert main(["selfplay", "--games", "2", "--agent", "random", "--backend", "ray", "--ray-address", "127.0.0.1:1",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rosen selfplay: error: --ray-address: no Ray cluster answers at 127.0.0.1:1 ")
+    assert not out.exists()

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -14,6 +15,7 @@ from typing import Any, Dict
 
 from ..errors import RosenError
 from ..selfplay import FORMAT_VERSION, write_run
+from ..selfplay.backends import BackendError
 from ..selfplay.inspect import describe
 from ..selfplay.verify import verify_run
 from . import _args
@@ -34,8 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local: this process; ray: one Ray task per shard (pip install 'rosen[ray]')")
     p.add_argument("--ray-address", default=None,
-                   help="Ray cluster to use: 'auto' (this machine's cluster), 'ray://HOST:10001' "
-                        "(default: a local Ray instance)")
+                   help="Ray cluster to use: 'auto' (the cluster `ray start` runs on this machine), 'HOST:PORT', "
+                        "'ray://HOST:10001' (default: $RAY_ADDRESS, else a new Ray instance on this machine)")
     p.add_argument("--max-in-flight", type=int, default=0,
                    help="Ray: shards in flight at once (default: twice the cluster's CPUs)")
     g = p.add_argument_group("exploration (each off by default; docs/selfplay.md)")
@@ -100,24 +102,32 @@ def run(args: argparse.Namespace) -> int:
     elif args.ray_address or args.max_in_flight:
         raise ValueError("--backend: --ray-address and --max-in-flight need --backend ray")
     start = time.monotonic()
+    # Ray's driver prints worker deaths and other cluster news to stdout from a thread of its own;
+    # stdout is this command's result (--json), so during the run that news goes to stderr.
+    quiet_stdout = contextlib.redirect_stdout(sys.stderr) if args.backend == "ray" else contextlib.nullcontext()
     try:
-        entries = write_run(args.out, args.games, shard_games=args.shard_games, seed=args.seed,
-                            first_game=args.first_game, players=args.players, reshuffle=args.reshuffle,
-                            agent=args.agent, threads=args.threads, temperature=args.temperature,
-                            temperature_plies=args.temperature_plies, dirichlet_alpha=args.dirichlet_alpha,
-                            dirichlet_fraction=args.dirichlet_fraction,
-                            full_search_probability=args.full_search_probability,
-                            cheap_iterations=args.cheap_iterations, record_cheap=args.record_cheap,
-                            backend=args.backend, backend_options=options,
-                            on_shard=progress.shard_done if show else None,
-                            on_progress=progress.shard_progress if show else None)
+        with quiet_stdout:
+            entries = write_run(args.out, args.games, shard_games=args.shard_games, seed=args.seed,
+                                first_game=args.first_game, players=args.players, reshuffle=args.reshuffle,
+                                agent=args.agent, threads=args.threads, temperature=args.temperature,
+                                temperature_plies=args.temperature_plies, dirichlet_alpha=args.dirichlet_alpha,
+                                dirichlet_fraction=args.dirichlet_fraction,
+                                full_search_probability=args.full_search_probability,
+                                cheap_iterations=args.cheap_iterations, record_cheap=args.record_cheap,
+                                backend=args.backend, backend_options=options,
+                                on_shard=progress.shard_done if show else None,
+                                on_progress=progress.shard_progress if show else None)
     except RosenError as exc:
         if exc.field == "path":  # write_run's directory is --out here
             raise type(exc)("out" + str(exc)[len("path"):], "out") from None
+        if exc.field == "address":  # the Ray backend's address is --ray-address here
+            raise exc.renamed("address", "ray_address") from None
         raise
     except OSError as exc:  # the disk filled up, the directory vanished...: finished shards stay valid
         raise ValueError(f"--out: writing {args.out!r} failed: {exc.strerror or exc}; finished shards are kept, "
                          "rerun the command to resume") from None
+    except BackendError as exc:  # a Ray worker or node lost beyond its retries
+        raise ValueError(f"--backend: {exc}; finished shards are kept, rerun the command to resume") from None
     except KeyboardInterrupt:
         if show:
             sys.stderr.write("\n")

@@ -7,11 +7,13 @@ backends' output is byte-for-byte the same, and a retried or duplicated task is 
 """
 from __future__ import annotations
 
+import os
+import socket
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ..errors import InvalidArgumentError, check_int
-from .generate import SelfPlayBatch, generate
+from ..errors import InvalidArgumentError, RosenError, check_int
+from .generate import SelfPlayBatch, agent_spec, generate
 
 #: Told the games and rows finished so far within a shard (for a progress display).
 Progress = Callable[[int, int], None]
@@ -29,19 +31,25 @@ class ShardJob:
 
 
 def play_shard(job: ShardJob, threads: int = 1, chunk_games: int = 0,
-               on_progress: Optional[Progress] = None) -> SelfPlayBatch:
+               on_progress: Optional[Progress] = None, network: Any = None) -> SelfPlayBatch:
     """The batch of one shard. ``chunk_games`` > 0 plays it in pieces of that many games (the
-    same bytes, since game i depends only on i) to report progress between them."""
+    same bytes, since game i depends only on i) to report progress between them. ``network``:
+    the agent's ``evaluator=`` network already read (:func:`rosen.selfplay.generate`)."""
     step = chunk_games if chunk_games > 0 else job.games
     parts = []
     for first in range(job.first_game, job.first_game + job.games, step):
         count = min(step, job.first_game + job.games - first)
-        parts.append(generate(count, threads=threads, first_game=first, **job.settings))
+        parts.append(generate(count, threads=threads, first_game=first, network=network, **job.settings))
         if on_progress is not None:
             on_progress(sum(len(p.games) for p in parts), sum(p.num_rows for p in parts))
     batch = parts[0] if len(parts) == 1 else SelfPlayBatch.concat(parts)  # no copy of a whole shard
     batch.settings["first_game"], batch.settings["games"] = job.first_game, job.games
     return batch
+
+
+class BackendError(RuntimeError):
+    """A backend could not play a shard (a Ray worker or node lost beyond its retries). The
+    shards written before it stay valid: run the same call again to resume."""
 
 
 class LocalBackend:
@@ -74,11 +82,17 @@ def _ray():
 class RayBackend:
     """One Ray task per shard, at most ``max_in_flight`` at a time (default: twice the cluster's
     CPUs), each playing on ``threads_per_task`` threads with as many CPUs reserved. The batches
-    come back through Ray's object store, so workers need no shared file system: the driver
-    writes every file. Ray is started on ``address`` (``None``: a running local instance if
-    ``ray.init`` was called, else a new one on this machine; ``"auto"``: the cluster this machine
-    belongs to; ``"ray://host:10001"``: a remote cluster through Ray Client). Failed tasks are
-    retried (``max_retries``)."""
+    come back through Ray's object store and the agent's network (``evaluator=``) is read once
+    by the driver and sent to the workers, so workers need no file of the run and no shared file
+    system: the driver reads and writes every file.
+
+    ``address``: ``None`` -- the Ray instance this process already started (``ray.init``), else
+    the cluster ``RAY_ADDRESS`` names, else a new instance on this machine, shut down when the
+    run ends; ``"auto"``: the cluster this machine belongs to (``ray start``);
+    ``"HOST:PORT"``: that cluster's head; ``"ray://HOST:10001"``: a remote cluster through Ray
+    Client. An address given while this process already runs Ray is refused (it would be
+    ignored). Failed tasks are retried (``max_retries``); a task that still fails raises
+    :class:`BackendError` (or the task's own :class:`rosen.RosenError`)."""
 
     name = "ray"
 
@@ -90,32 +104,122 @@ class RayBackend:
         self.max_in_flight = check_int("max_in_flight", max_in_flight, 0, 1_000_000)
         self.threads_per_task = check_int("threads_per_task", threads_per_task, 1, 256)
         self.max_retries = check_int("max_retries", max_retries, 0, 100)
+        self._started = False  # this backend called ray.init, so it shuts Ray down again (close)
 
     def __repr__(self) -> str:
         return (f"RayBackend(address={self.address!r}, max_in_flight={self.max_in_flight}, "
                 f"threads_per_task={self.threads_per_task})")
 
+    def connect(self) -> None:
+        """Join or start Ray and check that a task fits on some node; errors name ``address`` or
+        ``threads``. :func:`rosen.selfplay.write_run` calls it before it writes anything."""
+        ray = _ray()
+        if self._started:
+            return
+        if ray.is_initialized():
+            if self.address is not None:
+                raise InvalidArgumentError(f"address: this process already runs Ray (ray.init), so address "
+                                           f"{self.address!r} would be ignored; leave it out to use that instance, "
+                                           "or call ray.shutdown() first", "address")
+        else:
+            address = self.address
+            if address is None and not os.environ.get("RAY_ADDRESS"):
+                address = "local"  # never a cluster that `ray start` happens to run on this machine
+            shown = address or os.environ["RAY_ADDRESS"]
+            _check_reachable(shown)
+            try:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            except Exception as exc:  # ConnectionError, RuntimeError, ValueError, grpc's...: say it in one line
+                raise InvalidArgumentError(f"address: cannot join Ray at {shown!r}: {_first_line(exc)}",
+                                           "address") from None
+            self._started = True
+        # A task that no node can hold would wait for ever (Ray only logs it as infeasible).
+        largest = max((n.get("Resources", {}).get("CPU", 0) for n in ray.nodes() if n.get("Alive")), default=0)
+        if self.threads_per_task > largest:
+            self.close()
+            raise InvalidArgumentError(f"threads: a task reserves {self.threads_per_task} CPUs, but the largest "
+                                       f"node of the Ray cluster has {largest:g}", "threads")
+
+    def close(self) -> None:
+        """Shut Ray down if :meth:`connect` started it (a caller's own ``ray.init`` stays)."""
+        if self._started:
+            self._started = False
+            _ray().shutdown()
+
     def run(self, jobs: Iterable[ShardJob], on_progress: Optional[Progress] = None
             ) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
         ray = _ray()
-        if not ray.is_initialized():
-            ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
+        owned = not self._started and not ray.is_initialized()
+        if owned:  # called alone, not through write_run: Ray lasts as long as this run
+            self.connect()
+        try:
+            yield from self._run(ray, list(jobs))
+        finally:
+            if owned:
+                self.close()
+
+    def _run(self, ray: Any, queue: List[ShardJob]) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
+        if not queue:
+            return
         limit = self.max_in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
         task = ray.remote(play_shard).options(num_cpus=self.threads_per_task, max_retries=self.max_retries)
+        network = _network_of(queue[0].settings["agent"])
+        network_ref = ray.put(network) if network is not None else None  # stored once, read by every task
         pending: Dict[Any, ShardJob] = {}
-        queue = list(jobs)
         queue.reverse()
         try:
             while queue or pending:
                 while queue and len(pending) < limit:
                     job = queue.pop()
-                    pending[task.remote(job, self.threads_per_task)] = job
+                    pending[task.remote(job, self.threads_per_task, 0, None, network_ref)] = job
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
-                    yield pending.pop(ref), ray.get(ref)
+                    job = pending.pop(ref)
+                    yield job, _result(ray, ref, job)
         finally:
             for ref in pending:  # stopped early (Ctrl-C, an error): do not leave work running
                 ray.cancel(ref, force=True)
+
+
+def _network_of(agent: str) -> Any:
+    """The network the agent spec's ``evaluator=`` names, read here (None without one)."""
+    evaluator = agent_spec(agent).options.get("evaluator")
+    if evaluator is None:
+        return None
+    from ..learning.evaluator import as_evaluator
+
+    return as_evaluator(evaluator).network
+
+
+def _result(ray: Any, ref: Any, job: ShardJob) -> SelfPlayBatch:
+    """A finished task's batch; its failure as rosen's error (one line, no remote traceback)."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        if isinstance(exc.cause, RosenError):
+            raise exc.cause from None
+        raise BackendError(f"shard {job.index}: the Ray task failed: {_first_line(exc.cause or exc)}") from None
+    except ray.exceptions.RayError as exc:  # a worker or node lost more often than max_retries allows
+        raise BackendError(f"shard {job.index}: {type(exc).__name__}: {_first_line(exc)}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+def _check_reachable(address: Optional[str]) -> None:
+    """Refuse a HOST:PORT (or ray://HOST:PORT) that does not answer: ray.init would wait for ever."""
+    if not address or address in ("auto", "local"):
+        return
+    host, _, port = address.split("://", 1)[-1].rpartition(":")
+    if not host or not port.isdigit():
+        raise InvalidArgumentError(f"address: expected 'auto', 'HOST:PORT' or 'ray://HOST:PORT', got {address!r}",
+                                   "address")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+    except (OSError, ValueError) as exc:
+        raise InvalidArgumentError(f"address: no Ray cluster answers at {host}:{port} ({exc})", "address") from None
 
 
 def make_backend(backend: Any, threads: int = 1, **options: Any):

@@ -83,28 +83,29 @@ def agent_spec(agent: Any) -> AgentSpec:
     return spec
 
 
-def _core_agent(spec: AgentSpec) -> Dict[str, Any]:
+def _core_agent(spec: AgentSpec, network: Any = None) -> Dict[str, Any]:
     """The agent as the C++ generator takes it. An mcts search runs on one thread whatever the
-    spec says: parallelism is across games (``threads``)."""
+    spec says: parallelism is across games (``threads``). ``network``: the spec's ``evaluator``
+    already read (a :class:`rosen.learning.Network`), used instead of the file it names."""
     options = dict(spec.options)
     seed = options.get("seed", 0)
     if spec.kind != "mcts":
         return {"agent": spec.kind, "params": {}, "agent_seed": seed}
     options["threads"] = 1
     evaluator = options.pop("evaluator", None)  # a network guiding every search (docs/learning.md)
-    network = None
+    core = None
     if evaluator is not None:
         from ..learning.evaluator import as_evaluator
 
-        network = as_evaluator(evaluator)._core
-    return {"agent": "mcts", "params": options, "agent_seed": seed, "network": network}
+        core = as_evaluator(evaluator if network is None else network)._core
+    return {"agent": "mcts", "params": options, "agent_seed": seed, "network": core}
 
 
 def generate(games: int, *, seed: int = 0, first_game: int = 0, players: int = 2, reshuffle: str = "eager",
              agent: str = "mcts:iterations=800", threads: int = 1, temperature: float = 1.0,
              temperature_plies: int = 0, dirichlet_alpha: float = 0.3, dirichlet_fraction: float = 0.0,
              full_search_probability: float = 1.0, cheap_iterations: int = 100,
-             record_cheap: bool = False) -> SelfPlayBatch:
+             record_cheap: bool = False, network: Any = None) -> SelfPlayBatch:
     """Play games ``[first_game, first_game + games)`` of the run ``seed`` by ``agent`` against itself.
 
     ``agent``: ``random``, ``greedy`` or ``mcts:<rosen.SearchParams fields>`` (``iterations``, not
@@ -124,6 +125,10 @@ def generate(games: int, *, seed: int = 0, first_game: int = 0, players: int = 2
       randomisation): a decision is a full search with this probability, else a search of
       ``cheap_iterations`` whose row is kept only with ``record_cheap`` (weight 0, full_search False).
 
+    ``network``: the agent's ``evaluator=`` network already read (a :class:`rosen.learning.Network`),
+    used instead of reading the file the spec names; the Ray backend sends the driver's copy to its
+    workers this way, so every machine plays with the same network whatever its files and directory.
+
     Forced moves (one legal move) are played without a search and write no row. Raises
     :class:`rosen.InvalidArgumentError` / :class:`rosen.ArgumentTypeError` naming a bad argument.
     """
@@ -133,7 +138,7 @@ def generate(games: int, *, seed: int = 0, first_game: int = 0, players: int = 2
                     dirichlet_fraction=dirichlet_fraction, full_search_probability=full_search_probability,
                     cheap_iterations=cheap_iterations, record_cheap=record_cheap)
     settings["agent"] = str(agent_spec(agent))
-    raw = _run(settings, games, threads)
+    raw = _run(settings, games, threads, network)
     records = _game_records(raw, players=players, reshuffle=reshuffle, agent=settings["agent"])
     return SelfPlayBatch(rows=raw["rows"], games=records, seconds=raw["seconds"], search_seconds=raw["search_seconds"],
                          iterations=int(raw["iterations"].sum()), settings={**settings, "games": games})
@@ -149,9 +154,10 @@ def check_settings(**settings: Any) -> Dict[str, Any]:
     return settings
 
 
-def _run(settings: Dict[str, Any], games: int, threads: int) -> Dict[str, Any]:
+def _run(settings: Dict[str, Any], games: int, threads: int, network: Any = None) -> Dict[str, Any]:
     def play(stop: Any = None) -> Any:
-        return _core._selfplay_generate(**_core_agent(agent_spec(settings["agent"])), games=games, threads=threads,
+        return _core._selfplay_generate(**_core_agent(agent_spec(settings["agent"]), network), games=games,
+                                        threads=threads,
                                         stop=stop, **{k: v for k, v in settings.items() if k != "agent"})
 
     if games == 0:  # check_settings' dry run

@@ -361,7 +361,20 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     run = {"format": FORMAT, "format_version": FORMAT_VERSION, "games": games, "shard_games": shard_games,
            **settings}  # threads changes the speed only: not a parameter of the run
     runner = make_backend(backend, threads, **(backend_options or {}))  # checked before anything is written
-    directory = _path(path)
+    connect, close = getattr(runner, "connect", None), getattr(runner, "close", None)
+    if connect is not None:
+        connect()  # Ray: joined or started (or refused) before the directory exists
+    try:
+        return _write_run(runner, _path(path), run, settings, games, shard_games, first_game, fsync, on_shard,
+                          on_progress)
+    finally:
+        if close is not None:
+            close()
+
+
+def _write_run(runner: Any, directory: Path, run: Dict[str, Any], settings: Dict[str, Any], games: int,
+               shard_games: int, first_game: int, fsync: bool, on_shard: Any, on_progress: Any
+               ) -> List[Dict[str, Any]]:
     _open_run_dir(directory, run)
     if not (directory / RUN_FILE).exists():
         _atomic_write(directory / RUN_FILE, lambda f: f.write((json.dumps(run, indent=1) + "\n").encode()),
@@ -376,12 +389,18 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
             first = first_game + index * shard_games
             jobs.append(ShardJob(index, first, min(shard_games, first_game + games - first), shared))
     # Shards may finish in any order (Ray); each is written as it comes, the manifest in order.
-    for job, batch in runner.run(jobs, on_progress):
-        entry = write_shard_files(directory, job.index, batch, run_text=run_text, fsync=fsync)
-        entries[job.index] = entry
-        _write_manifest(directory, list(entries.values()), fsync=fsync)
-        if on_shard is not None:
-            on_shard(entry)
+    results = runner.run(jobs, on_progress)
+    try:
+        for job, batch in results:
+            entry = write_shard_files(directory, job.index, batch, run_text=run_text, fsync=fsync)
+            entries[job.index] = entry
+            _write_manifest(directory, list(entries.values()), fsync=fsync)
+            if on_shard is not None:
+                on_shard(entry)
+    finally:  # stopped early: the backend cancels its work now, before the backend is closed
+        stop = getattr(results, "close", None)
+        if stop is not None:
+            stop()
     return [entries[i] for i in sorted(entries)]
 
 
