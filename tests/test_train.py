@@ -364,6 +364,36 @@ def test_the_reinforcement_loop_dry_run_prints_every_command_and_writes_nothing(
     assert f"--data {gen0}/selfplay {gen1}/selfplay --out" in commands[4]
     # ... and generation 2 trains on the last two generations only.
     assert f"--data {gen1}/selfplay {loop}/gen-002/selfplay --out" in commands[7]
+    assert out[-1] == "reinforce: dry run: 3 generation(s) listed above; nothing was run"
+
+
+def test_the_reinforcement_loop_checks_every_setting_before_it_runs(tmp_path, capsys):
+    # Each of these was once found only at the step using it, after the earlier steps had run,
+    # and frozen in the log's settings so that no rerun could correct it.
+    ran = []
+    base = ["--dir", str(tmp_path / "loop"), "--games", "4", "--iterations", "10"]
+    for extra, message in ((["--sprt", "abc"], "--sprt: expected 'elo0,elo1'"),
+                           (["--sprt", "20,0"], "--sprt: expected elo0 < elo1"),
+                           (["--gate-games", "3"], "--gate-games: expected an even number"),
+                           (["--hidden", "abc"], "--hidden: expected two positive sizes"),
+                           (["--selfplay-options", "'--bogus"], "--selfplay-options: No closing quotation"),
+                           (["--epochs", "0"], "--epochs must be >= 1")):
+        with pytest.raises(SystemExit) as exit_:
+            reinforce().main(base + extra, lambda a: ran.append(a) or (0, "{}"))
+        assert exit_.value.code == 2 and message in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    with pytest.raises(SystemExit):
+        reinforce().main(["--dir", str(tmp_path / "file"), "--games", "4"], lambda a: ran.append(a) or (0, "{}"))
+    assert "is a file, not a directory" in capsys.readouterr().err
+    assert not ran and not (tmp_path / "loop").exists()
+
+
+def test_the_reinforcement_gate_passes_a_negative_sprt_as_one_argument(tmp_path):
+    args = reinforce().parse_args(["--dir", str(tmp_path), "--sprt=-800,-700"])
+    gate = reinforce().commands(args, tmp_path, 0, None)["gate"]
+    assert "--sprt=-800,-700" in gate  # "--sprt", "-800,-700" reads as an option to rosen match
+    from rosen.cli import build_parser
+    assert build_parser().parse_args(gate).sprt == "-800,-700"
 
 
 def test_the_reinforcement_loop_logs_each_step_and_resumes_after_a_failure(tmp_path, capsys):

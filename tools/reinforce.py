@@ -64,8 +64,27 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
     args = p.parse_args(argv)
     if any(c in str(Path(args.dir).resolve()) for c in ",= "):
         p.error("--dir: the path goes into agent specs (mcts:evaluator=PATH,...): no ',', '=' or spaces")
-    if args.generations < 1 or args.games < 1 or args.iterations < 1 or args.window < 1 or args.gate_games < 2:
-        p.error("--generations, --games, --iterations, --window must be >= 1 and --gate-games >= 2")
+    if args.generations < 1 or args.games < 1 or args.iterations < 1 or args.window < 1 or args.epochs < 1:
+        p.error("--generations, --games, --iterations, --window and --epochs must be >= 1")
+    if args.gate_games < 2 or args.gate_games % 2:
+        p.error(f"--gate-games: expected an even number >= 2 (the gate plays deal pairs), got {args.gate_games}")
+    # Every setting is checked here: a bad one found at its step would be frozen in the log.
+    from rosen.cli.train import _hidden
+    from rosen.errors import RosenError
+    from rosen.match.stats import parse_sprt
+
+    for option, check in (("--sprt", parse_sprt), ("--hidden", _hidden)):
+        try:
+            check(getattr(args, option[2:]))
+        except RosenError as exc:
+            p.error(f"{option}{str(exc)[len(option) - 2:]}")
+    for option in ("selfplay_options", "train_options"):
+        try:
+            shlex.split(getattr(args, option))
+        except ValueError as exc:
+            p.error(f"--{option.replace('_', '-')}: {exc} in {getattr(args, option)!r}")
+    if Path(args.dir).exists() and not Path(args.dir).is_dir():
+        p.error(f"--dir: {args.dir!r} is a file, not a directory")
     return args
 
 
@@ -94,7 +113,7 @@ def commands(args: argparse.Namespace, root: Path, g: int, best: Optional[str]) 
         # Fresh deals each generation: pair i of generation g's gate is deal 10**6 * (g + 1) + seed + i.
         "gate": ["match", agent(args.iterations, args.agent_options, candidate),
                  agent(args.iterations, args.agent_options, best), "--games", str(args.gate_games),
-                 "--sprt", args.sprt, "--seed", str(10**6 * (g + 1) + args.seed), "--threads", str(args.threads),
+                 f"--sprt={args.sprt}", "--seed", str(10**6 * (g + 1) + args.seed), "--threads", str(args.threads),
                  "--jsonl", str(here / "gate.jsonl"), "--progress", "off", "--json"],
     }
 
@@ -139,7 +158,10 @@ def main(argv: Optional[List[str]] = None, execute: Execute = run_rosen) -> int:
         best = _generation(args, root, g, best, done, execute)
         if best is False:
             return 1
-    print(f"reinforce: {args.generations} generation(s) done; best network: {best or 'none promoted yet'}")
+    if args.dry_run:
+        print(f"reinforce: dry run: {args.generations} generation(s) listed above; nothing was run")
+    else:
+        print(f"reinforce: {args.generations} generation(s) done; best network: {best or 'none promoted yet'}")
     return 0
 
 
