@@ -24,6 +24,28 @@ def test_regression_gate_runs_both_matches(capsys):
     assert all(line.startswith(("ok", "FAIL")) for line in out)
 
 
+def test_regression_gate_refuses_bad_arguments_before_any_match(capsys):
+    # Exit 2, not the 1 of a FAIL, and before the first match (once: a traceback, or the second
+    # budget's error after the first match's minutes).
+    gate = load("regression_gate")
+    for argv, message in ((["mcts:bogus=1"], "candidate: "),
+                          (["mcts", "--baseline", "random"], "--baseline: expected an mcts:... spec, got 'random'"),
+                          (["mcts", "--baseline", "mcts:bogus=1"], "--baseline: "),
+                          (["mcts", "--games", "3"], "--games: expected an even number"),
+                          (["mcts", "--games", "0"], "--games: expected an even number"),
+                          (["mcts", "--time-ms", "-3"], "--time-ms: expected >= 1, got -3"),
+                          (["mcts", "--iterations", "0"], "--iterations: expected >= 1, got 0"),
+                          (["mcts", "--threads", "0"], "--threads: expected >= 1, got 0")):
+        try:
+            gate.main(argv)
+        except SystemExit as exit_:
+            assert exit_.code == 2, argv
+        else:
+            raise AssertionError(f"{argv} was accepted")
+        captured = capsys.readouterr()
+        assert message in captured.err and "Traceback" not in captured.err and captured.out == "", argv
+
+
 def test_the_golden_files_are_what_regenerate_writes():
     # tests/golden/regenerate.py is the documented way to renew the golden files after a
     # deliberate change; it must run, and today it must reproduce them exactly.

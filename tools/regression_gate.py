@@ -23,11 +23,12 @@ from rosen.match.stats import format_elo
 SEED = 424_242  #: the gate's deals; never change it, or old gate results stop being comparable
 
 
-def with_budget(spec: str, budget: str) -> str:
-    """The candidate's ``mcts:`` options plus a budget (``iterations=N`` or ``time_ms=MS``)."""
+def with_budget(spec: str, budget: str, name: str = "candidate") -> str:
+    """The ``mcts:`` options of ``spec`` (the argument ``name``) plus a budget (``iterations=N`` or
+    ``time_ms=MS``); a spec of another kind raises ValueError naming ``name``."""
     parsed = parse_agent_spec(spec)
     if parsed.kind != "mcts":
-        raise SystemExit(f"candidate: expected an mcts:... spec, got {spec!r}")
+        raise ValueError(f"{name}: expected an mcts:... spec, got {spec!r}")
     options = {k: v for k, v in parsed.options.items() if k not in ("iterations", "time_ms")}
     key, value = budget.split("=")
     options.update({"iterations": 0, key: int(value)} if key == "time_ms" else {key: int(value)})
@@ -35,18 +36,38 @@ def with_budget(spec: str, budget: str) -> str:
 
 
 def main(argv=None) -> int:
+    """Exit 0: no match shows the candidate clearly worse; 1: one does (FAIL); 2: bad arguments."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("candidate", help="an mcts:... spec; options it does not name keep the current defaults")
     p.add_argument("--baseline", default="mcts",
                    help="the mcts:... spec to beat (default: mcts, the current defaults)")
-    p.add_argument("--games", type=int, default=200, help="games per match (default 200 = 100 pairs)")
-    p.add_argument("--iterations", type=int, default=1000, help="budget of the equal-iterations match")
-    p.add_argument("--time-ms", type=int, default=20, help="budget of the equal-time match")
+    p.add_argument("--games", type=int, default=200, help="games per match, even (default 200 = 100 pairs)")
+    p.add_argument("--iterations", type=int, default=1000, help="budget of the equal-iterations match (default 1000)")
+    p.add_argument("--time-ms", type=int, default=20, help="budget of the equal-time match (default 20)")
     p.add_argument("--threads", type=int, default=2, help="games in parallel (results do not depend on it)")
     args = p.parse_args(argv)
-    failed = False
+    if args.games < 2 or args.games % 2:
+        p.error(f"--games: expected an even number >= 2 (deal pairs), got {args.games}")
+    for option, value in (("--iterations", args.iterations), ("--time-ms", args.time_ms), ("--threads", args.threads)):
+        if value < 1:
+            p.error(f"{option}: expected >= 1, got {value}")
+    # Both matches' four agents are built first: a bad option fails here, not after the first match.
+    matches = []
     for budget in (f"iterations={args.iterations}", f"time_ms={args.time_ms}"):
-        a, b = with_budget(args.candidate, budget), with_budget(args.baseline, budget)
+        pair = []
+        for name, spec in (("candidate", args.candidate), ("--baseline", args.baseline)):
+            try:
+                spec = with_budget(spec, budget, name)
+                close = getattr(parse_agent_spec(spec).build(0), "close", None)
+            except ValueError as exc:
+                message = str(exc)
+                p.error(message if message.startswith(f"{name}: ") else f"{name}: {message}")
+            if close is not None:
+                close()
+            pair.append(spec)
+        matches.append(pair)
+    failed = False
+    for a, b in matches:
         result = run_match(a, b, games=args.games, seed=SEED, threads=args.threads)
         est = result.estimate
         worse = est.elo_high < 0
