@@ -73,6 +73,37 @@ def test_make_bench_suite_writes_a_valid_suite(tmp_path):
     assert strip(out.read_text()) == strip(again.read_text())  # seeded: the same arguments, the same file
 
 
+def test_make_bench_suite_checks_its_arguments_before_the_searches(tmp_path, capsys):
+    make = load("make_bench_suite")
+    fast = ["--games", "3", "--game-agent", "mcts:iterations=30", "--reference-iterations", "200",
+            "--screen-iterations", "50"]
+    for argv, message in ((["--positions", "-4"], "--positions: expected >= 1, got -4"),
+                          (["--positions", "0"], "--positions: expected >= 1, got 0"),
+                          (["--max-share", "0"], "--max-share: expected a share in (0, 1]"),
+                          (["--out", str(tmp_path)], "--out: expected a file in an existing directory"),
+                          (["--out", str(tmp_path / "no" / "x.json")], "--out: expected a file in an existing")):
+        try:
+            make.main(fast + argv)
+        except SystemExit as exit_:
+            assert exit_.code == 2
+        else:
+            raise AssertionError(f"{argv} was accepted")
+        assert message in capsys.readouterr().err
+    # The default file is this checkout's committed suite, whatever rosen is imported.
+    assert make.COMMITTED == TOOLS.parent / "python" / "rosen" / "data" / "bench_suite.json"
+    assert make.COMMITTED.exists()
+
+
+def test_make_bench_suite_warns_when_the_games_leave_fewer_positions(tmp_path, capsys):
+    make = load("make_bench_suite")
+    out = tmp_path / "suite.json"
+    assert make.main(["--out", str(out), "--positions", "500", "--games", "1", "--game-agent", "random",
+                      "--reference-iterations", "20", "--screen-iterations", "20", "--max-share", "1"]) == 0
+    err = capsys.readouterr().err
+    written = int(err.split("wrote ")[1].split()[0])
+    assert written < 500 and f"warning: only {written} of the 500 positions asked for" in err
+
+
 def test_strength_figures_names_one_command_per_step(tmp_path):
     figures = load("strength_figures")
     steps = figures.commands("full", tmp_path, tmp_path, 2, 70000)

@@ -4,9 +4,10 @@
 1. Self-play games by a real search (``rosen.selfplay.generate``, 2- and 4-player deals);
 2. their positions with the pile order hidden (``rosen.encoding.positions_from_rows``: what a
    player may know, R14), each tagged with its phase: the first, second or last third of its game;
-3. an even spread over (players, phase), at most one position per game and phase, chosen with a
-   seeded generator among the positions a short screening search leaves open (no move with more
-   than 80% of its visits: a position with one overwhelming move tests nothing);
+3. an even spread over (players, phase), one position per game and phase while the games last
+   (then more from the same games), chosen with a seeded generator among the positions a short
+   screening search leaves open (no move with more than 80% of its visits: a position with one
+   overwhelming move tests nothing); fewer positions than asked are written with a warning;
 4. a reference for each: the best move and its win rate from one long search (one thread, fixed
    seed, the search's defaults), the best move's share of the root visits and the runner-up.
 
@@ -14,6 +15,8 @@ Everything is seeded, so the same arguments give the same file; the file's ``pro
 records the arguments, the search parameters, the rosen version and the commit.
 
     python tools/make_bench_suite.py --reference-iterations 1000000 --threads 2
+
+Without --out it overwrites the committed suite of this checkout (python/rosen/data/bench_suite.json).
 """
 from __future__ import annotations
 
@@ -30,12 +33,14 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List
 
 import rosen
-from rosen.bench.suite import DEFAULT_PATH, FORMAT, PHASES, parse_suite
+from rosen.bench.suite import FORMAT, PHASES, parse_suite
 from rosen.encoding import positions_from_rows
 from rosen.selfplay import generate
 
 
 SHORT = {"opening": "open", "middle": "mid", "ending": "end"}
+#: The committed suite of this checkout (not the imported package's copy, which may be installed elsewhere).
+COMMITTED = Path(__file__).resolve().parents[1] / "python" / "rosen" / "data" / "bench_suite.json"
 
 
 def _commit() -> str:
@@ -106,7 +111,7 @@ def reference(entry: Dict[str, Any], iterations: int, seed: int) -> Dict[str, An
 
 def main(argv: List[str] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", default=str(DEFAULT_PATH), help="the suite file to write (default: the committed one)")
+    p.add_argument("--out", default=str(COMMITTED), help=f"the suite file to write (default: the committed one, {COMMITTED})")
     p.add_argument("--positions", type=int, default=100, help="positions in all, half 2-player, half 4-player")
     p.add_argument("--games", type=int, default=40, help="self-play games per player count (default 40)")
     p.add_argument("--game-agent", default="mcts:iterations=1000", help="the agent playing the games")
@@ -119,6 +124,14 @@ def main(argv: List[str] = None) -> int:
                         "its visits (default 0.8; 1 keeps all)")
     p.add_argument("--threads", type=int, default=1, help="reference searches run at once (each on one thread)")
     args = p.parse_args(argv)
+    for option in ("positions", "games", "reference_iterations", "screen_iterations", "threads"):
+        if getattr(args, option) < 1:
+            p.error(f"--{option.replace('_', '-')}: expected >= 1, got {getattr(args, option)}")
+    if not 0 < args.max_share <= 1:
+        p.error(f"--max-share: expected a share in (0, 1], got {args.max_share:g}")
+    out = Path(args.out)
+    if out.is_dir() or not out.parent.is_dir():  # found now, not after the searches
+        p.error(f"--out: expected a file in an existing directory, got {args.out!r}")
     start = time.time()
     rng = random.Random(args.seed)
     chosen: List[Dict[str, Any]] = []
@@ -127,6 +140,12 @@ def main(argv: List[str] = None) -> int:
         by_phase = candidates(players, args.games, args.seed + players, args.game_agent, args.threads)
         accept = functools.partial(open_question, iterations=args.screen_iterations, max_share=args.max_share)
         chosen += [{**e, "players": players} for e in choose(by_phase, counts, rng, accept)]
+    if len(chosen) < args.positions:
+        print(f"warning: only {len(chosen)} of the {args.positions} positions asked for are left open by the "
+              f"screening search in {args.games} games per player count; more --games give more", file=sys.stderr)
+    if not chosen:
+        print("make_bench_suite: no position to write", file=sys.stderr)
+        return 1
     print(f"{len(chosen)} positions chosen ({time.time() - start:.0f} s); reference searches of "
           f"{args.reference_iterations} iterations ...", file=sys.stderr)
     with ThreadPoolExecutor(max_workers=args.threads) as pool:
@@ -160,7 +179,7 @@ def main(argv: List[str] = None) -> int:
              ' "positions": [']
     lines += ["  " + json.dumps(p) + ("," if i + 1 < len(positions) else "") for i, p in enumerate(positions)]
     lines += [" ]}"]
-    Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {len(positions)} positions to {args.out} ({time.time() - start:.0f} s)", file=sys.stderr)
     return 0
 
