@@ -104,6 +104,31 @@ def test_make_bench_suite_warns_when_the_games_leave_fewer_positions(tmp_path, c
     assert written < 500 and f"warning: only {written} of the 500 positions asked for" in err
 
 
+def test_strength_figures_leaves_the_committed_pictures_unless_told(tmp_path, capsys):
+    figures = load("strength_figures")
+    for argv, message in ((["--steps", "4"], "--steps: expected step numbers 1, 2 or 3"),
+                          (["--steps", "0"], "--steps: expected"), (["--steps", ""], "--steps: expected"),
+                          (["--steps", "1,x"], "--steps: expected")):
+        try:
+            figures.main(["--out", str(tmp_path / "o")] + argv)
+        except SystemExit as exit_:
+            assert exit_.code == 2
+        else:
+            raise AssertionError(f"{argv} was accepted")
+        assert message in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    try:
+        figures.main(["--out", str(tmp_path / "file")])
+    except SystemExit as exit_:
+        assert exit_.code == 2 and "is a file, not a directory" in capsys.readouterr().err
+    # Without --img the pictures go beside the reports, not over docs/img's committed ones.
+    docs_img = TOOLS.parent / "docs" / "img"
+    before = {f.name: f.stat().st_mtime_ns for f in docs_img.iterdir()}
+    assert figures.main(["--out", str(tmp_path / "o"), "--steps", "2", "--threads", "1"]) == 0
+    assert (tmp_path / "o" / "img" / "bench_threads_small.png").stat().st_size > 0
+    assert {f.name: f.stat().st_mtime_ns for f in docs_img.iterdir()} == before
+
+
 def test_strength_figures_names_one_command_per_step(tmp_path):
     figures = load("strength_figures")
     steps = figures.commands("full", tmp_path, tmp_path, 2, 70000)

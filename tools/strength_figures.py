@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The measurements and pictures of docs/strength.md and docs/search.md, in one command.
 
-    python tools/strength_figures.py --preset full --out runs/figures --threads 2   # the published curves
-    python tools/strength_figures.py --preset small --out /tmp/figures              # the small example
+    python tools/strength_figures.py --preset full --out runs/figures --img docs/img --threads 2   # the published curves
+    python tools/strength_figures.py --preset small --out /tmp/figures --img docs/img              # the small example
 
 Three steps, each a plain `rosen bench` / `rosen strength` command (printed before it runs, so
 any one can be rerun by hand):
@@ -14,7 +14,8 @@ any one can be rerun by hand):
    (``rosen strength``). The ladder resumes: stopping and rerunning the same command loses no
    finished pair.
 
-Reports go to ``--out`` (JSON, CSV, the ladder's JSON lines), pictures to ``--img``.
+Reports go to ``--out`` (JSON, CSV, the ladder's JSON lines), pictures to ``--img`` (default
+``OUT/img``; ``--img docs/img`` replaces the committed pictures the docs show).
 """
 from __future__ import annotations
 
@@ -58,16 +59,24 @@ def main(argv: List[str] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", choices=sorted(PRESETS), default="small")
     parser.add_argument("--out", default="runs/figures", help="directory of the reports (default runs/figures)")
-    parser.add_argument("--img", default=str(Path(__file__).resolve().parents[1] / "docs" / "img"),
-                        help="directory of the pictures (default docs/img)")
+    parser.add_argument("--img", help="directory of the pictures (default OUT/img; docs/img replaces the committed ones)")
     parser.add_argument("--threads", type=int, default=2, help="games played at once by the ladder (default 2)")
     parser.add_argument("--seed", type=int, default=70000, help="first deal seed of the ladder (default 70000)")
     parser.add_argument("--steps", default="1,2,3", help="which steps to run (default all: 1,2,3)")
     args = parser.parse_args(argv)
-    out, img = Path(args.out), Path(args.img)
+    try:
+        steps = {int(s) for s in args.steps.split(",")}
+    except ValueError:
+        steps = set()
+    if not steps or not steps <= {1, 2, 3}:
+        parser.error(f"--steps: expected step numbers 1, 2 or 3 separated by commas, got {args.steps!r}")
+    out = Path(args.out)
+    img = Path(args.img) if args.img else out / "img"
+    for option, path in (("--out", out), ("--img", img)):
+        if path.exists() and not path.is_dir():
+            parser.error(f"{option}: {str(path)!r} is a file, not a directory")
     out.mkdir(parents=True, exist_ok=True)
     img.mkdir(parents=True, exist_ok=True)
-    steps = {int(s) for s in args.steps.split(",")}
     for number, command in enumerate(commands(args.preset, out, img, args.threads, args.seed), 1):
         if number not in steps:
             continue
