@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parents[1] / "tools"
@@ -134,3 +135,34 @@ def test_strength_figures_names_one_command_per_step(tmp_path):
     steps = figures.commands("full", tmp_path, tmp_path, 2, 70000)
     assert [s[0] for s in steps] == ["bench", "bench", "strength"]
     assert "100000" in steps[2][steps[2].index("--iterations") + 1] and steps[2][steps[2].index("--games") + 1] == "200"
+
+
+def test_the_speed_and_screenshot_tools_refuse_bad_arguments_at_once(capsys, monkeypatch):
+    # selfplay_speed once had no parser (--help ran the whole benchmark and started Ray) and
+    # found a missing Ray after three figures; classic_speed took --repeat 0 to a StatisticsError;
+    # web_screenshots without a browser named Playwright's own download.
+    speed = load("selfplay_speed")
+    try:
+        speed.main(["--bogus"])
+    except SystemExit as exit_:
+        assert exit_.code == 2
+    else:
+        raise AssertionError("--bogus was accepted")
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as if Ray were not installed
+    assert speed.main([]) == 2
+    assert 'needs Ray: pip install "rosen[ray]"' in capsys.readouterr().err
+
+    classic = load("classic_speed")
+    monkeypatch.setattr(sys, "argv", ["classic_speed.py", "--repeat", "0"])
+    try:
+        classic.main()
+    except SystemExit as exit_:
+        assert exit_.code == 2 and "--repeat: expected >= 1, got 0" in capsys.readouterr().err
+    else:
+        raise AssertionError("--repeat 0 was accepted")
+
+    shots = load("web_screenshots")
+    monkeypatch.setenv("ROSEN_CHROMIUM", "/nonexistent/chromium")
+    assert shots.main(["--out", "/nonexistent/never-made"]) == 2
+    assert "no Chromium found: set $ROSEN_CHROMIUM" in capsys.readouterr().err
+    assert shots.DOCS_IMG == TOOLS.parent / "docs" / "img"

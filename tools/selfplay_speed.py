@@ -1,12 +1,16 @@
 """The speed figures of docs/selfplay.md: games per hour per core at 100, 800 and 3200
-iterations, random-agent games per second to shards, the 2-thread speed-up, and the Ray
-backend's overhead against the local one (a local Ray instance of 2 CPUs).
+iterations, random-agent games per second in memory and to shards, the 2-thread speed-up, and
+the Ray backend's overhead against the local one (a local Ray instance of 2 CPUs; needs the
+rosen[ray] extra). The recording overhead is bench/bench_selfplay.py's.
 
-    python tools/selfplay_speed.py            # about a minute on two cores
+    python tools/selfplay_speed.py            # about 15 s on two cores
 """
 from __future__ import annotations
 
+import argparse
+import os
 import shutil
+import sys
 import statistics
 import tempfile
 import time
@@ -20,11 +24,20 @@ def timed(fn):
     return time.perf_counter() - start, result
 
 
-def main() -> None:
+def main(argv=None) -> int:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)  # --help; no options
+    try:
+        import ray  # the rosen[ray] extra, for the last figure: checked before the others run
+    except ImportError:
+        print('selfplay_speed: the Ray figure needs Ray: pip install "rosen[ray]"', file=sys.stderr)
+        return 2
     for iterations, games in ((100, 40), (800, 10), (3200, 4)):
         seconds, batch = timed(lambda: sp.generate(games, seed=1, agent=f"mcts:iterations={iterations}"))
         print(f"mcts:iterations={iterations}: {3600 * games / seconds:,.0f} games/hour/core, "
               f"{batch.num_rows / games:.0f} rows/game, {batch.iterations / batch.search_seconds:,.0f} iterations/s")
+    seconds, batch = timed(lambda: sp.generate(20_000, seed=1, agent="random"))
+    print(f"random agent in memory: {20_000 / seconds:,.0f} games/s on one thread "
+          f"(C++ generation alone: {20_000 / batch.seconds:,.0f})")
     directory = tempfile.mkdtemp()
     try:
         seconds, _ = timed(lambda: sp.write_run(directory + "/random", 20_000, shard_games=1000, agent="random",
@@ -36,10 +49,6 @@ def main() -> None:
             two, _ = timed(lambda: sp.generate(16, seed=2, agent="mcts:iterations=400", threads=2))
             ratios.append(one / two)
         print(f"2 threads against 1: {statistics.median(ratios):.2f}x (median of 3)")
-        import os
-
-        import ray  # the rosen[ray] extra
-
         # Ray starts its workers at nice 15; on a machine with other work they would measure that
         # work, not Ray's overhead.
         os.environ.setdefault("RAY_worker_niceness", "0")
@@ -55,7 +64,8 @@ def main() -> None:
         ray.shutdown()
     finally:
         shutil.rmtree(directory)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """Screenshots of ``rosen serve`` for the README and docs/web.md, taken in headless Chromium.
 
-    python tools/web_screenshots.py [--out docs/img]
+    python tools/web_screenshots.py [--out DIR]     # default: this checkout's docs/img
 
 Writes web-play.png (a game against the engine, mid-game), web-end.png (a finished game with its
 territories outlined and summed) and web-analyse.png (a live analysis with its principal
@@ -9,6 +9,7 @@ variation). Needs ``rosen[web]``, Playwright and a Chromium (``$ROSEN_CHROMIUM``
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -16,6 +17,8 @@ from playwright.sync_api import sync_playwright
 from rosen.web.background import chromium_path, click_first_legal, running_server
 
 VIEWPORT = {"width": 1180, "height": 800}
+#: The committed screenshots of this checkout, wherever the script is run from.
+DOCS_IMG = Path(__file__).resolve().parents[1] / "docs" / "img"
 
 
 def play_until(page, plies: int) -> None:
@@ -30,18 +33,24 @@ def play_until(page, plies: int) -> None:
     raise RuntimeError("the game did not end")
 
 
-def main() -> None:
+def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="docs/img")
-    args = parser.parse_args()
+    parser.add_argument("--out", default=str(DOCS_IMG),
+                        help=f"directory of the pictures (default: the committed ones, {DOCS_IMG})")
+    args = parser.parse_args(argv)
+    browser_path = chromium_path()
+    if browser_path is None:  # Playwright would name its own download, which this project does not use
+        print("web_screenshots: no Chromium found: set $ROSEN_CHROMIUM to its executable or put chromium on the "
+              "PATH (docs/web.md)", file=sys.stderr)
+        return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with running_server() as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path(), headless=True)
+        browser = p.chromium.launch(executable_path=browser_path, headless=True)
         page = browser.new_page(viewport=VIEWPORT, device_scale_factor=1)
         page.goto(url + "/?delay=150")
         page.wait_for_selector("#hands svg.card")
-        # A game against the engine at 200 iterations a move, from a fixed deal.
+        # A game against the engine at 300 iterations a move, from a fixed deal.
         page.evaluate("document.getElementById('new-game').open = true")
         page.fill("#seed", "11")
         page.select_option("#budget", "iterations")
@@ -72,7 +81,8 @@ def main() -> None:
         page.screenshot(path=str(out / "web-analyse.png"))
         browser.close()
     print(f"wrote {out}/web-play.png, web-end.png, web-analyse.png")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
