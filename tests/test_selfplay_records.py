@@ -294,3 +294,26 @@ def test_games_files_are_json_lines_as_json_dumps_writes_them():
     expected = "".join(json.dumps(g, separators=(",", ":")) + "\n" for g in games)
     assert records._games_jsonl(games) == expected
     assert [json.loads(line) for line in expected.splitlines()] == games
+
+
+def test_a_network_overwritten_under_the_same_path_is_another_run(tmp_path, monkeypatch):
+    # run.json records the network by content, so resuming after the file named by evaluator=
+    # was replaced (say, a loop's best.npz promoted anew) is refused instead of mixing two
+    # networks' shards; a run without the record (written before it existed) resumes as it did.
+    from rosen.learning import random_network, save_network
+
+    monkeypatch.chdir(tmp_path)
+    save_network("net.npz", random_network(hidden=(16, 8), seed=1))
+    settings = dict(shard_games=1, agent="mcts:iterations=20,evaluator=net.npz", fsync=False)
+    write_run("run", 2, **settings)
+    (tmp_path / "run" / "shard-00001.npz").unlink()  # a run cut short
+    digest = json.loads((tmp_path / "run" / "run.json").read_text())["network_sha256"]
+    assert len(digest) == 64 and digest == records.network_digest("mcts:evaluator=net.npz")
+    save_network("net.npz", random_network(hidden=(16, 8), seed=2))
+    with pytest.raises(ValueError, match=r"^path: .* holds a run with other parameters \(network_sha256: "):
+        write_run("run", 2, **settings)
+    run = json.loads((tmp_path / "run" / "run.json").read_text())
+    del run["network_sha256"]
+    (tmp_path / "run" / "run.json").write_text(json.dumps(run, indent=1) + "\n")
+    assert len(write_run("run", 2, **settings)) == 2  # resumed: the missing shard played
+    assert records.network_digest("mcts:iterations=20") is None and records.network_digest("greedy") is None

@@ -39,7 +39,7 @@ import numpy as np
 from .. import _json
 from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_int
 from .backends import ShardJob, make_backend
-from .generate import COLUMNS, SelfPlayBatch, check_settings
+from .generate import COLUMNS, SelfPlayBatch, agent_spec, check_settings
 
 FORMAT = "rosen-selfplay"
 FORMAT_VERSION = 1
@@ -297,6 +297,25 @@ def load_dir(path: PathLike, *, verify: bool = False) -> SelfPlayBatch:
     return SelfPlayBatch.concat(batches)
 
 
+def network_digest(agent: str) -> Optional[str]:
+    """The sha256 of the weights of the network the agent spec's ``evaluator=`` names (their names,
+    dtypes, shapes and bytes: the same network whatever its file's name or compression), or None."""
+    spec = agent_spec(agent)
+    evaluator = spec.options.get("evaluator") if spec.kind == "mcts" else None
+    if evaluator is None:
+        return None
+    from ..learning.evaluator import as_evaluator
+    from ..learning.network import WEIGHTS
+
+    network = as_evaluator(evaluator).network
+    digest = hashlib.sha256()
+    for name in WEIGHTS:
+        array = np.ascontiguousarray(getattr(network, name))
+        digest.update(f"{name}:{array.dtype.str}:{array.shape};".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
 def _open_run_dir(directory: Path, run: Dict[str, Any]) -> None:
     """Check (or create) the directory for this run: only our files, and the same parameters."""
     if directory.exists() and not directory.is_dir():
@@ -319,6 +338,8 @@ def _open_run_dir(directory: Path, run: Dict[str, Any]) -> None:
     if RUN_FILE in names:
         before = read_run(directory)
         for key in sorted(set(before) | set(run)):
+            if key == "network_sha256" and key not in before:
+                continue  # a run written before its network was recorded: resumed on trust, as it was
             if before.get(key) != run.get(key):
                 raise InvalidArgumentError(
                     f"path: {os.fspath(directory)!r} holds a run with other parameters ({key}: {before.get(key)!r} "
@@ -360,6 +381,9 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     check_int("threads", threads, 1, 256)
     run = {"format": FORMAT, "format_version": FORMAT_VERSION, "games": games, "shard_games": shard_games,
            **settings}  # threads changes the speed only: not a parameter of the run
+    digest = network_digest(settings["agent"])
+    if digest is not None:  # the agent's network by content: a file overwritten between runs is not the same run
+        run["network_sha256"] = digest
     runner = make_backend(backend, threads, **(backend_options or {}))  # checked before anything is written
     connect, close = getattr(runner, "connect", None), getattr(runner, "close", None)
     if connect is not None:
