@@ -65,10 +65,12 @@ class LocalBackend:
 
     def run(self, jobs: Iterable[ShardJob], on_progress: Optional[Progress] = None
             ) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
+        jobs = list(jobs)
+        network = _network_of(jobs[0].settings["agent"]) if jobs else None  # read once: one network a run
         for job in jobs:
             # Progress a few times per shard: pieces of at least 8 games per thread.
             chunk = max(8 * self.threads, job.games // 20) if on_progress is not None else 0
-            yield job, play_shard(job, self.threads, chunk, on_progress)
+            yield job, play_shard(job, self.threads, chunk, on_progress, network)
 
 
 def _ray():
