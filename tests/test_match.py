@@ -290,6 +290,19 @@ def test_match_command_json_and_sprt(capsys):
     assert "pentanomial GSPRT" in capsys.readouterr().out
 
 
+def test_match_command_json_is_standard_json_after_a_clean_sweep(capsys):
+    # A clean sweep's Elo is infinite; Python once wrote it as Infinity, which strict parsers
+    # (JavaScript's JSON.parse, jq) reject. It is null now, as rosen strength writes it.
+    assert main(["match", "greedy", "random", "--games", "2", "--seed", "1", "--json"]) == 0
+
+    def refuse(constant):
+        raise ValueError(f"non-standard JSON constant {constant}")
+
+    data = json.loads(capsys.readouterr().out, parse_constant=refuse)
+    assert data["wins"] == 2 and data["elo"] is None and data["elo_high"] is None
+    assert data["elo_low"] < 0 < data["score"]
+
+
 def test_progress_bar_draws_a_line():
     import io
     stream = io.StringIO()

@@ -361,8 +361,12 @@ def test_serve_without_the_extra_says_how_to_install(monkeypatch, capsys):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_uvicorn)
-    assert main(["serve"]) == 1
-    assert 'pip install "rosen[web]"' in capsys.readouterr().err
+    assert main(["serve"]) == 2
+    assert capsys.readouterr().err == ('rosen serve: error: the web stack is not installed (uvicorn is missing): '
+                                       'pip install "rosen[web]"\n')
+    # A remote host's warning is for a server that listens: none without the extra.
+    assert main(["serve", "--host", "0.0.0.0", "--allow-remote"]) == 2
+    assert "warning" not in capsys.readouterr().err
 
 
 def test_serve_refuses_a_remote_host_without_the_flag(capsys):

@@ -1,4 +1,5 @@
-"""``loads``: :func:`json.loads` for text from outside the program; ``read_lines``: a JSON-lines file.
+"""``loads``: :func:`json.loads` for text from outside the program; ``read_lines``: a JSON-lines file;
+``dumps``: :func:`json.dumps` that writes only standard JSON (no ``Infinity`` or ``NaN``).
 
 Python's parser raises RecursionError, not ValueError, for arrays or objects nested deeper than
 its stack allows (``"[" * 100000``); every reader of files and requests would otherwise have to
@@ -7,6 +8,7 @@ catch both. Here it is a ValueError like any other malformed JSON.
 from __future__ import annotations
 
 import json
+import math
 import os
 from typing import Any, List, Union
 
@@ -20,6 +22,24 @@ def loads(text: Union[str, bytes]) -> Any:
         return json.loads(text)
     except RecursionError:
         raise ValueError("nested too deeply") from None
+
+
+def finite(value: Any) -> Any:
+    """``value`` with every float that JSON cannot hold (an infinite Elo of a clean sweep, a NaN)
+    as None, and -0.0 as 0.0, in nested dicts, lists and tuples."""
+    if isinstance(value, float):
+        return (value + 0.0) if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    return value
+
+
+def dumps(value: Any, **kwargs: Any) -> str:
+    """:func:`json.dumps` of :func:`finite` ``(value)``: what strict parsers read (Python's own
+    writes ``Infinity``, which they reject)."""
+    return json.dumps(finite(value), allow_nan=False, **kwargs)
 
 
 def read_lines(path: Union[str, "os.PathLike[str]"], what: str = "") -> List[Any]:

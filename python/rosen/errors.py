@@ -22,6 +22,7 @@ from typing import Any, Iterable, Optional
 __all__ = [
     "RosenError", "InvalidArgumentError", "ArgumentTypeError", "InvalidPositionError", "InvalidMoveError",
     "IllegalMoveError", "check_int", "check_real", "check_choice", "check_str", "restated", "as_array",
+    "require_extra",
 ]
 
 
@@ -61,6 +62,22 @@ class InvalidMoveError(RosenError):
 
 class IllegalMoveError(RosenError):
     """A well-formed move that is not legal in the position; the message lists the legal moves."""
+
+
+def require_extra(module: str, extra: str, *packages: str) -> None:
+    """Raise ModuleNotFoundError naming the extra to install when a package that ``module`` (a
+    rosen module behind the optional ``rosen[extra]``) imports is missing; Python's own message
+    names only the package (``No module named 'pyspiel'``, which is not even its pip name)."""
+    import importlib.util
+
+    for package in packages:
+        try:
+            found = importlib.util.find_spec(package) is not None
+        except (ImportError, ValueError):  # a parent package missing, or a broken stub in sys.modules
+            found = False
+        if not found:
+            raise ModuleNotFoundError(f"{module} needs {package}, which is not installed: "
+                                      f'pip install "rosen[{extra}]"', name=package)
 
 
 def restated(exc: BaseException, old: str, new: str) -> str:

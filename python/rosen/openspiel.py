@@ -23,7 +23,12 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 import numpy as np
-import pyspiel
+
+from .errors import require_extra
+
+require_extra(__name__, "openspiel", "pyspiel", "open_spiel")
+
+import pyspiel  # after the check, which names the extra
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from . import _core

@@ -6,10 +6,10 @@ way to see the engine think.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 
 from .._core import Position
+from .. import _json
 from ..errors import InvalidArgumentError
 from ..search import SearchParams, search
 from . import _args
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     result = search(pos, params=params, evaluator=evaluator)
     guide = f"network {os.path.basename(evaluator.network.source)}" if evaluator is not None else "rollouts"
     if args.json:
-        print(json.dumps({
+        print(_json.dumps({
             "position": pos.fen(hide_pile_order=True), "best_move": str(result.best_move),
             "winrate": result.winrate, "score": result.score, "pv": [str(m) for m in result.pv],
             "depth": result.depth, "seldepth": result.seldepth, "tree_size": result.tree_size,

@@ -10,10 +10,10 @@ position and the run goes on; the exit status is then 1.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from .. import _json
 from ..bench import plots
 from ..bench.report import (aggregate, aggregate_table, aggregates_csv, compare, depth_table, difference_table,
                             probe_table, probes_csv, time_to_depth)
@@ -62,6 +62,14 @@ def _write(target: str, text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.signature:
+        # The signature is a fixed check of the engine; options of the suite report would be ignored.
+        given = [f"--{name.replace('_', '-')}" for name in ("agent", "compare", "iterations", "time_ms", "suite",
+                                                             "players", "phase", "positions", "per_position", "json",
+                                                             "csv", "csv_summary", "plot")
+                 if getattr(args, name) not in (None, False)]
+        if given:
+            raise InvalidArgumentError(f"signature: prints the engine's fixed bench signature only; it takes no "
+                                       f"{', '.join(given)}", "signature")
         from ..engine.bench import run_bench
         print("\n".join(run_bench()))
         return 0
@@ -129,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
                   "budget": kind, "budgets": list(budgets), "threads": list(threads), "configs": configs,
                   "aggregates": [a.to_json() for a in aggregates], "time_to_depth": depth_rows,
                   "compare": [d.to_json() for d in diffs], "probes": [p.to_json() for p in probes]}
-        _write(args.json, json.dumps(report, indent=1) + "\n")
+        _write(args.json, _json.dumps(report, indent=1) + "\n")
     if args.csv:
         _write(args.csv, probes_csv(probes))
     if args.csv_summary:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 from typing import Callable, TextIO
 
+from .. import _json
 from ..errors import InvalidArgumentError
 from ..match import MatchResult, jsonl_writer, parse_sprt, run_match
 from ..match.stats import format_elo
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             if show:
                 sys.stderr.write("\n")
     if args.json:
-        print(json.dumps(result.to_dict()))
+        print(_json.dumps(result.to_dict()))
     else:
         print(result.summary())
     return 0

@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="run directory (created; rerunning the same command resumes it)")
     p.add_argument("--shard-games", type=int, default=1000, help="games per shard file (default 1000)")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="local: this process; ray: one Ray task per shard (pip install 'rosen[ray]')")
+                   help="local: this process; ray: one Ray task per shard (pip install \"rosen[ray]\")")
     p.add_argument("--ray-address", default=None,
                    help="Ray cluster to use: 'auto' (the cluster `ray start` runs on this machine), 'HOST:PORT', "
                         "'ray://HOST:10001' (default: $RAY_ADDRESS, else a new Ray instance on this machine)")

@@ -13,7 +13,7 @@ import webbrowser
 
 from ..errors import InvalidArgumentError
 
-INSTALL_HINT = 'python -m pip install "rosen[web]"'
+INSTALL_HINT = 'pip install "rosen[web]"'
 #: After Ctrl-C, how long open connections (an analysis stream, a slow upload) may take to end
 #: before the server closes them.
 SHUTDOWN_GRACE_S = 3
@@ -33,19 +33,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise InvalidArgumentError(f"port: expected 0..65535, got {args.port}", "port")
-    if args.host not in _LOCAL_HOSTS:
-        if not args.allow_remote:
-            raise InvalidArgumentError(f"host: {args.host!r} is not this machine; add --allow-remote to serve "
-                                       "other machines too", "host")
-        print(f"rosen serve: warning: listening on {args.host}: anyone who can reach this port can use the "
-              "server (it has no login)", file=sys.stderr)
+    if args.host not in _LOCAL_HOSTS and not args.allow_remote:
+        raise InvalidArgumentError(f"host: {args.host!r} is not this machine; add --allow-remote to serve "
+                                   "other machines too", "host")
     try:  # the web stack is optional: never imported before here
         import uvicorn
 
         from ..web.app import create_app
-    except ImportError as exc:
-        print(f"rosen serve: needs the web extra ({exc.name or exc} is missing): {INSTALL_HINT}", file=sys.stderr)
-        return 1
+    except ImportError as exc:  # exit 2 with one line, as every command's missing extra
+        raise ValueError(f"the web stack is not installed ({exc.name or exc} is missing): {INSTALL_HINT}") from None
+    if args.host not in _LOCAL_HOSTS:
+        print(f"rosen serve: warning: listening on {args.host}: anyone who can reach this port can use the "
+              "server (it has no login)", file=sys.stderr)
     app = create_app()
 
     class Server(uvicorn.Server):

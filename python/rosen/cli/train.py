@@ -9,11 +9,11 @@ the augmentation, the split and the figures.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any, Dict, Tuple
 
+from .. import _json
 from ..errors import InvalidArgumentError
 from ._paths import check_writable
 
@@ -21,7 +21,7 @@ INSTALL = 'pip install "rosen[train]"'
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("train", help="train a network (policy, value, margin) on self-play runs",
+    p = sub.add_parser("train", help="train a network (policy, value, margin) on self-play runs (needs rosen[train])",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", nargs="+", metavar="DIR", help="self-play run directories (rosen selfplay --out)")
     p.add_argument("--out", help="the network file to write (.npz; format: docs/learning.md)")
@@ -65,6 +65,13 @@ def _missing(module: str, what: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:  # torch is an optional dependency: never imported before here, and missing is said first
+        from ..learning import train as training
+        from ..learning.data import load_training_data
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] == "torch":
+            return _missing("PyTorch", "rosen train")
+        raise
     if not args.data:
         raise InvalidArgumentError("data: expected one or more self-play run directories (rosen selfplay --out)",
                                    "data")
@@ -73,13 +80,6 @@ def run(args: argparse.Namespace) -> int:
     for field in ("out", "curves", "plot"):
         if getattr(args, field):
             check_writable(getattr(args, field), field, image=field == "plot")
-    try:  # torch is an optional dependency: never imported before here
-        from ..learning import train as training
-        from ..learning.data import load_training_data
-    except ImportError as exc:
-        if (exc.name or "").split(".")[0] == "torch":
-            return _missing("PyTorch", "rosen train")
-        raise
     if args.plot:
         try:
             import matplotlib  # noqa: F401
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
               "data": [str(d) for d in args.data], "init": args.init}
     if args.curves:
         try:
-            Path(args.curves).write_text(json.dumps(curves, indent=1) + "\n", encoding="utf-8")
+            Path(args.curves).write_text(_json.dumps(curves, indent=1) + "\n", encoding="utf-8")
         except OSError as exc:
             raise InvalidArgumentError(f"curves: cannot write {args.curves!r}: {exc.strerror}", "curves") from None
     if args.plot:
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
                "train": {h: v[-1] for h, v in curves["train"].items()},
                "heldout": {h: v[-1] for h, v in curves["heldout"].items() if v}}
     if args.json:
-        print(json.dumps(summary))
+        print(_json.dumps(summary))
     else:
         print(f"{args.out}: trained on {summary['train_rows']} rows ({len(data)} rows of {data.games} games, "
               f"{summary['heldout_games']} games held out) in {result.seconds:.1f} s; final loss "

@@ -23,7 +23,12 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 import numpy as np
-from gymnasium.utils import seeding
+
+from ..errors import require_extra
+
+require_extra(__name__, "rl", "pettingzoo", "gymnasium")
+
+from gymnasium.utils import seeding  # after the check, which names the extra
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 

@@ -25,8 +25,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Tuple, Union
 
-import gymnasium
 import numpy as np
+
+from ..errors import require_extra
+
+require_extra(__name__, "rl", "gymnasium")
+
+import gymnasium  # after the check, which names the extra
 
 from .. import _core
 from ..agents.spec import AgentSpec, parse_agent_spec

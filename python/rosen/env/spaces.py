@@ -9,7 +9,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from gymnasium import spaces
+
+from ..errors import require_extra
+
+require_extra(__name__, "rl", "gymnasium")
+
+from gymnasium import spaces  # after the check, which names the extra
 
 from ..encoding import ACTIONS, feature_names, plane_names
 from .vec import observation_shape

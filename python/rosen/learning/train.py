@@ -37,7 +37,12 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
-import torch
+
+from ..errors import require_extra
+
+require_extra(__name__, "train", "torch")
+
+import torch  # after the check, which names the extra
 from torch import nn
 from torch.nn import functional as F
 

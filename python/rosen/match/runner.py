@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
+from .. import _json
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int
 from .game import GameRecord, MoveObserver, SideStats, _mix, play_game
@@ -132,10 +133,12 @@ class MatchResult:
     def to_dict(self) -> dict:
         w, d, l = self.wdl()
         est = self.estimate
-        return {"a": self.a, "b": self.b, "seed": self.seed, "games": len(self.games), "wins": w, "draws": d,
-                "losses": l, "score": est.score, "score_low": est.low, "score_high": est.high,
-                "elo": est.elo, "elo_low": est.elo_low, "elo_high": est.elo_high,
-                "pentanomial": list(self.pentanomial), "sprt": self.sprt_decision}
+        # JSON has no infinity: a clean sweep's Elo is None (null), as rosen strength writes it.
+        return _json.finite({"a": self.a, "b": self.b, "seed": self.seed, "games": len(self.games), "wins": w,
+                             "draws": d, "losses": l, "score": est.score, "score_low": est.low,
+                             "score_high": est.high, "elo": est.elo, "elo_low": est.elo_low,
+                             "elo_high": est.elo_high, "pentanomial": list(self.pentanomial),
+                             "sprt": self.sprt_decision})
 
     def __repr__(self) -> str:
         w, d, l = self.wdl()

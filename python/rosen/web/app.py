@@ -15,7 +15,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, AsyncIterator, Dict, Optional
 
-from starlette.applications import Starlette
+from ..errors import require_extra
+
+require_extra(__name__, "web", "starlette", "uvicorn")
+
+from starlette.applications import Starlette  # after the check, which names the extra
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, Response, StreamingResponse

@@ -40,6 +40,9 @@ def free_port() -> int:
 def running_server(app: Any = None, port: int = 0) -> Iterator[str]:
     """A uvicorn server for ``app`` (default: a new :func:`rosen.web.app.create_app`) on
     127.0.0.1 in a thread; yields its base URL and shuts it down afterwards."""
+    from ..errors import require_extra
+
+    require_extra(__name__, "web", "uvicorn")
     import uvicorn
 
     from .app import create_app
