@@ -98,8 +98,18 @@ def test_ray_setup_errors_come_before_anything_is_written(tmp_path, monkeypatch)
     # No cluster answers at that port: refused at once (ray.init would wait for ever).
     with pytest.raises(ValueError, match=r"^address: no Ray cluster answers at 127\.0\.0\.1:1 "):
         sp.write_run(tmp_path / "a", backend="ray", backend_options={"address": "127.0.0.1:1"}, **SETTINGS)
-    with pytest.raises(ValueError, match=r"^address: expected 'auto', 'HOST:PORT'"):
-        sp.write_run(tmp_path / "b", backend="ray", backend_options={"address": "nowhere"}, **SETTINGS)
+    for bad in ("nowhere", "127.0.0.1:99999999999999999999", "127.0.0.1:0"):
+        with pytest.raises(ValueError, match=r"^address: expected 'auto', 'local', 'HOST:PORT'"):
+            sp.write_run(tmp_path / "b", backend="ray", backend_options={"address": bad}, **SETTINGS)
+    with pytest.raises(ValueError, match=r"^address: expected a Ray address"):
+        sp.write_run(tmp_path / "b", backend="ray", backend_options={"address": ""}, **SETTINGS)
+    # $RAY_ADDRESS is named as such, and "auto" is checked as the address Ray makes of it.
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
+    with pytest.raises(ValueError, match=r"^RAY_ADDRESS: no Ray cluster answers at 127\.0\.0\.1:1 "):
+        sp.write_run(tmp_path / "b", backend="ray", **SETTINGS)
+    with pytest.raises(ValueError, match=r"^address: no Ray cluster answers at .*:1 "):
+        sp.write_run(tmp_path / "b", backend="ray", backend_options={"address": "auto"}, **SETTINGS)
+    monkeypatch.delenv("RAY_ADDRESS")
     assert not ray.is_initialized()
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
@@ -107,15 +117,51 @@ def test_ray_setup_errors_come_before_anything_is_written(tmp_path, monkeypatch)
         with pytest.raises(ValueError, match=r"^address: this process already runs Ray"):
             sp.write_run(tmp_path / "c", backend="ray", backend_options={"address": "auto"}, **SETTINGS)
         # A task that reserves more CPUs than any node has would wait for ever: refused.
-        with pytest.raises(ValueError, match=r"^threads: a task reserves 2 CPUs, but the largest node .* has 1$"):
+        with pytest.raises(ValueError, match=r"^threads: a task reserves 2 CPUs, but the largest node .* has 1 "):
             sp.write_run(tmp_path / "d", backend="ray", threads=2, **SETTINGS)
         assert ray.is_initialized()  # the caller's instance stays
+        # RayBackend.run alone beside the caller's instance makes the same checks.
+        job = sp.backends.ShardJob(0, 0, 1, dict(seed=0, players=2, agent="random", reshuffle="eager"))
+        with pytest.raises(ValueError, match=r"^address: this process already runs Ray"):
+            list(RayBackend(address="auto").run([job]))
+        with pytest.raises(ValueError, match=r"^threads: a task reserves 2 CPUs"):
+            list(RayBackend(threads_per_task=2).run([job]))
+        assert ray.is_initialized()
     finally:
         ray.shutdown()
     assert not any((tmp_path / name).exists() for name in "abcd")
 
 
-def test_a_failed_task_is_one_line_of_rosens_errors():
+def test_a_finished_run_resumes_without_ray(tmp_path, monkeypatch):
+    # Nothing to play: no Ray is joined, so a finished run "resumes" even where none answers.
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    sp.write_run(tmp_path, **SETTINGS)
+    entries = sp.write_run(tmp_path, backend="ray", backend_options={"address": "127.0.0.1:1"}, **SETTINGS)
+    assert len(entries) == 5 and not ray.is_initialized()
+
+
+def test_ray_news_on_stdout_goes_to_stderr_under_json(tmp_path, capsys, monkeypatch):
+    # Ray's driver prints a worker's death to sys.stdout from a thread of its own; rosen selfplay
+    # --json must still print one JSON object on stdout.
+    import json
+
+    import rosen.cli.selfplay as cli
+
+    def noisy_write_run(*args, **kwargs):
+        print("(raylet) A worker died or was killed while executing a task")
+        return [{"games": 2, "rows": 10}]
+
+    monkeypatch.setattr(cli, "write_run", noisy_write_run)
+    from rosen.cli import main
+
+    assert main(["selfplay", "--games", "2", "--agent", "random", "--backend", "ray", "--json",
+                 "--out", str(tmp_path / "run")]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["games"] == 2 and "(raylet) A worker died" in err
+
+
+def test_a_failed_task_is_one_line_of_rosens_errors(monkeypatch):
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
     # The task's own error comes back as itself, without Ray's remote traceback.
     bad = sp.backends.ShardJob(0, 0, 2, dict(seed=0, players=2, agent="mcts:iterations=40", reshuffle="sideways"))
     with pytest.raises(ValueError, match=r"^reshuffle: ") as info:

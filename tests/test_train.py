@@ -377,7 +377,10 @@ def test_the_reinforcement_loop_checks_every_setting_before_it_runs(tmp_path, ca
                            (["--gate-games", "3"], "--gate-games: expected an even number"),
                            (["--hidden", "abc"], "--hidden: expected two positive sizes"),
                            (["--selfplay-options", "'--bogus"], "--selfplay-options: No closing quotation"),
-                           (["--epochs", "0"], "--epochs must be >= 1")):
+                           (["--epochs", "0"], "--epochs must be >= 1"),
+                           (["--agent-options", "bogus=1"], "--agent-options: "),
+                           (["--train-options=--lr abc"], "--train-options: argument --lr: invalid float value"),
+                           (["--selfplay-options=--bogus"], "--selfplay-options: unrecognized arguments: --bogus")):
         with pytest.raises(SystemExit) as exit_:
             reinforce().main(base + extra, lambda a: ran.append(a) or (0, "{}"))
         assert exit_.value.code == 2 and message in capsys.readouterr().err
@@ -386,6 +389,22 @@ def test_the_reinforcement_loop_checks_every_setting_before_it_runs(tmp_path, ca
         reinforce().main(["--dir", str(tmp_path / "file"), "--games", "4"], lambda a: ran.append(a) or (0, "{}"))
     assert "is a file, not a directory" in capsys.readouterr().err
     assert not ran and not (tmp_path / "loop").exists()
+
+
+def test_the_reinforcement_loop_takes_new_settings_until_a_step_has_finished(tmp_path, capsys):
+    loop = tmp_path / "loop"
+    argv = ["--dir", str(loop), "--games", "4", "--iterations", "10"]
+    assert reinforce().main(argv, lambda a: (1, "")) == 1  # the first step failed: nothing made
+    ran = []
+
+    def execute(a):
+        ran.append(a)
+        return 0, json.dumps({"sprt": None, "score": 0.5, "games": 2}) if a[0] == "match" else "{}"
+
+    assert reinforce().main(argv[:-1] + ["20", "--generations", "1"], execute) == 0
+    log = [json.loads(line) for line in (loop / "log.jsonl").read_text().splitlines()]
+    assert log[0]["settings"]["iterations"] == 20 and [a[0] for a in ran] == ["selfplay", "train", "match"]
+    assert reinforce().main(argv + ["--generations", "1"], execute) == 2  # now steps have finished
 
 
 def test_the_reinforcement_gate_passes_a_negative_sprt_as_one_argument(tmp_path):

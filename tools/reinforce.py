@@ -17,7 +17,8 @@ DIR/log.jsonl holds the loop's settings (first line) and one line per finished s
 command, exit status, seconds and the command's JSON output. Rerunning the same command skips
 the finished steps and goes on (a step cut short is run again: self-play resumes its shards,
 training and gating start over and, being seeded, give the same result); a larger
---generations extends a finished loop. Other settings in the same DIR are refused. --dry-run
+--generations extends a finished loop. Other settings in the same DIR are refused once a step
+has finished (before that, a rerun may correct them). --dry-run
 prints the commands still to run, assuming every gate promotes, and writes nothing.
 See docs/learning.md.
 """
@@ -68,7 +69,7 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
         p.error("--generations, --games, --iterations, --window and --epochs must be >= 1")
     if args.gate_games < 2 or args.gate_games % 2:
         p.error(f"--gate-games: expected an even number >= 2 (the gate plays deal pairs), got {args.gate_games}")
-    # Every setting is checked here: a bad one found at its step would be frozen in the log.
+    # The settings are checked here, before any step runs (a bad one would cost the steps before it).
     from rosen.cli.train import _hidden
     from rosen.errors import RosenError
     from rosen.match.stats import parse_sprt
@@ -78,14 +79,38 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
             check(getattr(args, option[2:]))
         except RosenError as exc:
             p.error(f"{option}{str(exc)[len(option) - 2:]}")
-    for option in ("selfplay_options", "train_options"):
+    from rosen.agents import parse_agent_spec
+
+    try:
+        parse_agent_spec(agent(args.iterations, args.agent_options)).build(0)
+    except ValueError as exc:
+        p.error(f"--agent-options: {exc}")
+    for option, command in (("selfplay_options", ["selfplay", "--out", "x"]), ("train_options", ["train"])):
+        flag = f"--{option.replace('_', '-')}"
         try:
-            shlex.split(getattr(args, option))
+            extra = shlex.split(getattr(args, option))
         except ValueError as exc:
-            p.error(f"--{option.replace('_', '-')}: {exc} in {getattr(args, option)!r}")
+            p.error(f"{flag}: {exc} in {getattr(args, option)!r}")
+        _check_rosen_options(p, flag, command + extra)
     if Path(args.dir).exists() and not Path(args.dir).is_dir():
         p.error(f"--dir: {args.dir!r} is a file, not a directory")
     return args
+
+
+def _check_rosen_options(p: argparse.ArgumentParser, flag: str, argv: List[str]) -> None:
+    """Refuse options that `rosen ARGV` would not parse (an unknown option, a value of the wrong type)."""
+    import contextlib
+    import io
+
+    from rosen.cli import build_parser
+
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said):
+            build_parser().parse_args(argv)
+    except SystemExit:
+        lines = [line for line in said.getvalue().splitlines() if "error:" in line]
+        p.error(f"{flag}: {lines[-1].split('error:', 1)[1].strip() if lines else 'not options of rosen ' + argv[0]}")
 
 
 def agent(iterations: int, extra: str, evaluator: Optional[str] = None) -> str:
@@ -142,6 +167,10 @@ def main(argv: Optional[List[str]] = None, execute: Execute = run_rosen) -> int:
     root = Path(args.dir)
     settings = {key: getattr(args, key) for key in SETTINGS}
     log = read_log(root)
+    if len(log) == 1 and log[0].get("settings") != settings and not args.dry_run:
+        # No step has finished: nothing was made with the old settings, so they may still change.
+        (root / LOG).unlink()
+        log = []
     if log and log[0].get("settings") != settings:
         print(f"reinforce: {root / LOG} holds a loop with other settings {log[0].get('settings')}; "
               "rerun with those or use another --dir", file=sys.stderr)

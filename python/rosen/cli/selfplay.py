@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local: this process; ray: one Ray task per shard (pip install \"rosen[ray]\")")
     p.add_argument("--ray-address", default=None,
-                   help="Ray cluster to use: 'auto' (the cluster `ray start` runs on this machine), 'HOST:PORT', "
+                   help="Ray cluster to use: 'auto' ($RAY_ADDRESS, else the cluster `ray start` runs on this machine), 'HOST:PORT', "
                         "'ray://HOST:10001' (default: $RAY_ADDRESS, else a new Ray instance on this machine)")
     p.add_argument("--max-in-flight", type=int, default=0,
                    help="Ray: shards in flight at once (default: twice the cluster's CPUs)")
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     options = {}
     if args.backend == "ray":
         options = {"address": args.ray_address, "max_in_flight": args.max_in_flight}
-    elif args.ray_address or args.max_in_flight:
+    elif args.ray_address is not None or args.max_in_flight:
         raise ValueError("--backend: --ray-address and --max-in-flight need --backend ray")
     start = time.monotonic()
     # Ray's driver prints worker deaths and other cluster news to stdout from a thread of its own;

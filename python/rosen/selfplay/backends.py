@@ -90,7 +90,7 @@ class RayBackend:
 
     ``address``: ``None`` -- the Ray instance this process already started (``ray.init``), else
     the cluster ``RAY_ADDRESS`` names, else a new instance on this machine, shut down when the
-    run ends; ``"auto"``: the cluster this machine belongs to (``ray start``);
+    run ends; ``"auto"``: ``RAY_ADDRESS`` if set, else the cluster ``ray start`` runs on this machine;
     ``"HOST:PORT"``: that cluster's head; ``"ray://HOST:10001"``: a remote cluster through Ray
     Client. An address given while this process already runs Ray is refused (it would be
     ignored). Failed tasks are retried (``max_retries``); a task that still fails raises
@@ -100,8 +100,9 @@ class RayBackend:
 
     def __init__(self, address: Optional[str] = None, max_in_flight: int = 0, threads_per_task: int = 1,
                  max_retries: int = 3) -> None:
-        if address is not None and not isinstance(address, str):
-            raise InvalidArgumentError(f"address: expected a Ray address string or None, got {address!r}", "address")
+        if address is not None and (not isinstance(address, str) or not address.strip()):
+            raise InvalidArgumentError(f"address: expected a Ray address ('auto', 'HOST:PORT', 'ray://HOST:PORT') or "
+                                       f"None, got {address!r}", "address")
         self.address = address
         self.max_in_flight = check_int("max_in_flight", max_in_flight, 0, 1_000_000)
         self.threads_per_task = check_int("threads_per_task", threads_per_task, 1, 256)
@@ -113,8 +114,9 @@ class RayBackend:
                 f"threads_per_task={self.threads_per_task})")
 
     def connect(self) -> None:
-        """Join or start Ray and check that a task fits on some node; errors name ``address`` or
-        ``threads``. :func:`rosen.selfplay.write_run` calls it before it writes anything."""
+        """Join or start Ray and check that a task fits on some node; errors name ``address`` (or
+        ``RAY_ADDRESS``) or ``threads``. :func:`rosen.selfplay.write_run` calls it before it
+        writes anything, and only when there is a shard to play."""
         ray = _ray()
         if self._started:
             return
@@ -124,23 +126,28 @@ class RayBackend:
                                            f"{self.address!r} would be ignored; leave it out to use that instance, "
                                            "or call ray.shutdown() first", "address")
         else:
-            address = self.address
-            if address is None and not os.environ.get("RAY_ADDRESS"):
-                address = "local"  # never a cluster that `ray start` happens to run on this machine
-            shown = address or os.environ["RAY_ADDRESS"]
-            _check_reachable(shown)
+            address, field = self.address, "address"
+            if address is None:
+                # Never a cluster that `ray start` happens to run on this machine, unless told.
+                address, field = (os.environ["RAY_ADDRESS"], "RAY_ADDRESS") if os.environ.get("RAY_ADDRESS") \
+                    else ("local", "address")
+            _check_reachable(address, field)
             try:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False)
             except Exception as exc:  # ConnectionError, RuntimeError, ValueError, grpc's...: say it in one line
-                raise InvalidArgumentError(f"address: cannot join Ray at {shown!r}: {_first_line(exc)}",
-                                           "address") from None
+                raise InvalidArgumentError(f"{field}: cannot join Ray at {address!r}: {_first_line(exc)}",
+                                           field) from None
             self._started = True
-        # A task that no node can hold would wait for ever (Ray only logs it as infeasible).
-        largest = max((n.get("Resources", {}).get("CPU", 0) for n in ray.nodes() if n.get("Alive")), default=0)
-        if self.threads_per_task > largest:
+        try:
+            # A task that no node can hold would wait for ever (Ray only logs it as infeasible).
+            largest = max((n.get("Resources", {}).get("CPU", 0) for n in ray.nodes() if n.get("Alive")), default=0)
+            if self.threads_per_task > largest:
+                raise InvalidArgumentError(f"threads: a task reserves {self.threads_per_task} CPUs, but the largest "
+                                           f"node of the Ray cluster has {largest:g} (an autoscaling cluster: start "
+                                           "a node that large first)", "threads")
+        except BaseException:  # the check failed or was interrupted: leave no instance of ours behind
             self.close()
-            raise InvalidArgumentError(f"threads: a task reserves {self.threads_per_task} CPUs, but the largest "
-                                       f"node of the Ray cluster has {largest:g}", "threads")
+            raise
 
     def close(self) -> None:
         """Shut Ray down if :meth:`connect` started it (a caller's own ``ray.init`` stays)."""
@@ -150,19 +157,19 @@ class RayBackend:
 
     def run(self, jobs: Iterable[ShardJob], on_progress: Optional[Progress] = None
             ) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
+        queue = list(jobs)
+        if not queue:  # nothing to play: no Ray needed
+            return
         ray = _ray()
         owned = not self._started and not ray.is_initialized()
-        if owned:  # called alone, not through write_run: Ray lasts as long as this run
-            self.connect()
+        self.connect()  # a caller's instance too: an address beside it is refused, the threads checked
         try:
-            yield from self._run(ray, list(jobs))
+            yield from self._run(ray, queue)
         finally:
-            if owned:
+            if owned:  # called alone, not through write_run: Ray lasts as long as this run
                 self.close()
 
     def _run(self, ray: Any, queue: List[ShardJob]) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
-        if not queue:
-            return
         limit = self.max_in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
         task = ray.remote(play_shard).options(num_cpus=self.threads_per_task, max_retries=self.max_retries)
         network = _network_of(queue[0].settings["agent"])
@@ -179,8 +186,11 @@ class RayBackend:
                     job = pending.pop(ref)
                     yield job, _result(ray, ref, job)
         finally:
-            for ref in pending:  # stopped early (Ctrl-C, an error): do not leave work running
-                ray.cancel(ref, force=True)
+            # Stopped early (Ctrl-C, an error): do not leave work running. Not once Ray is shut down:
+            # ray.cancel would start a new instance (Ray's auto-init).
+            if ray.is_initialized():
+                for ref in pending:
+                    ray.cancel(ref, force=True)
 
 
 def _network_of(agent: str) -> Any:
@@ -210,18 +220,29 @@ def _first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
-def _check_reachable(address: Optional[str]) -> None:
-    """Refuse a HOST:PORT (or ray://HOST:PORT) that does not answer: ray.init would wait for ever."""
-    if not address or address in ("auto", "local"):
+def _check_reachable(address: str, field: str) -> None:
+    """Refuse a HOST:PORT (or ray://HOST:PORT) that nothing answers at: ray.init would wait for
+    ever. ``auto`` is checked as the address Ray resolves it to. (Something else listening there --
+    the Ray Client port without ray://, the dashboard -- still makes ray.init wait.)"""
+    if address == "local":
         return
+    if address == "auto":
+        try:  # Ray's own resolution ($RAY_ADDRESS, else the cluster `ray start` left a note of)
+            from ray._private.services import canonicalize_bootstrap_address
+
+            address = canonicalize_bootstrap_address("auto") or "local"
+        except Exception:  # no cluster noted (ray.init says so at once), or Ray's internals moved
+            return
+        if address == "local":
+            return
     host, _, port = address.split("://", 1)[-1].rpartition(":")
-    if not host or not port.isdigit():
-        raise InvalidArgumentError(f"address: expected 'auto', 'HOST:PORT' or 'ray://HOST:PORT', got {address!r}",
-                                   "address")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise InvalidArgumentError(f"{field}: expected 'auto', 'local', 'HOST:PORT' or 'ray://HOST:PORT' (a port "
+                                   f"1..65535), got {address!r}", field)
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
-    except (OSError, ValueError) as exc:
-        raise InvalidArgumentError(f"address: no Ray cluster answers at {host}:{port} ({exc})", "address") from None
+    except (OSError, ValueError, OverflowError) as exc:
+        raise InvalidArgumentError(f"{field}: no Ray cluster answers at {host}:{port} ({exc})", field) from None
 
 
 def make_backend(backend: Any, threads: int = 1, **options: Any):

@@ -385,25 +385,9 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     if digest is not None:  # the agent's network by content: a file overwritten between runs is not the same run
         run["network_sha256"] = digest
     runner = make_backend(backend, threads, **(backend_options or {}))  # checked before anything is written
-    connect, close = getattr(runner, "connect", None), getattr(runner, "close", None)
-    if connect is not None:
-        connect()  # Ray: joined or started (or refused) before the directory exists
-    try:
-        return _write_run(runner, _path(path), run, settings, games, shard_games, first_game, fsync, on_shard,
-                          on_progress)
-    finally:
-        if close is not None:
-            close()
-
-
-def _write_run(runner: Any, directory: Path, run: Dict[str, Any], settings: Dict[str, Any], games: int,
-               shard_games: int, first_game: int, fsync: bool, on_shard: Any, on_progress: Any
-               ) -> List[Dict[str, Any]]:
+    directory = _path(path)
+    created = not directory.exists()
     _open_run_dir(directory, run)
-    if not (directory / RUN_FILE).exists():
-        _atomic_write(directory / RUN_FILE, lambda f: f.write((json.dumps(run, indent=1) + "\n").encode()),
-                      fsync=fsync)
-    run_text = (directory / RUN_FILE).read_text(encoding="utf-8")
     entries = {e["index"]: e for e in read_manifest(directory)
                if (directory / e["shard"]).exists() and (directory / e["games_file"]).exists()}
     shared = {k: v for k, v in settings.items() if k != "first_game"}
@@ -412,19 +396,35 @@ def _write_run(runner: Any, directory: Path, run: Dict[str, Any], settings: Dict
         if index not in entries:
             first = first_game + index * shard_games
             jobs.append(ShardJob(index, first, min(shard_games, first_game + games - first), shared))
-    # Shards may finish in any order (Ray); each is written as it comes, the manifest in order.
-    results = runner.run(jobs, on_progress)
+    connect, close = getattr(runner, "connect", None), getattr(runner, "close", None)
+    if jobs and connect is not None:
+        try:
+            connect()  # Ray: joined or started (or refused) before any file is written
+        except BaseException:
+            if created and not any(directory.iterdir()):
+                directory.rmdir()  # nothing was written: leave no trace of this run
+            raise
     try:
-        for job, batch in results:
-            entry = write_shard_files(directory, job.index, batch, run_text=run_text, fsync=fsync)
-            entries[job.index] = entry
-            _write_manifest(directory, list(entries.values()), fsync=fsync)
-            if on_shard is not None:
-                on_shard(entry)
-    finally:  # stopped early: the backend cancels its work now, before the backend is closed
-        stop = getattr(results, "close", None)
-        if stop is not None:
-            stop()
+        if not (directory / RUN_FILE).exists():
+            _atomic_write(directory / RUN_FILE, lambda f: f.write((json.dumps(run, indent=1) + "\n").encode()),
+                          fsync=fsync)
+        run_text = (directory / RUN_FILE).read_text(encoding="utf-8")
+        # Shards may finish in any order (Ray); each is written as it comes, the manifest in order.
+        results = runner.run(jobs, on_progress)
+        try:
+            for job, batch in results:
+                entry = write_shard_files(directory, job.index, batch, run_text=run_text, fsync=fsync)
+                entries[job.index] = entry
+                _write_manifest(directory, list(entries.values()), fsync=fsync)
+                if on_shard is not None:
+                    on_shard(entry)
+        finally:  # stopped early: the backend cancels its work now, before the backend is closed
+            stop = getattr(results, "close", None)
+            if stop is not None:
+                stop()
+    finally:
+        if close is not None:
+            close()
     return [entries[i] for i in sorted(entries)]
 
 
