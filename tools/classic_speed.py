@@ -45,7 +45,8 @@ def measure(make, pos, repeat):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=20, help="runs of each alpha-beta search, median taken (default 20)")
+    parser.add_argument("--repeat", type=int, default=20,
+                        help="runs of each alpha-beta search, median taken (default 20)")
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error(f"--repeat: expected >= 1, got {args.repeat}")

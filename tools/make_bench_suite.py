@@ -111,7 +111,8 @@ def reference(entry: Dict[str, Any], iterations: int, seed: int) -> Dict[str, An
 
 def main(argv: List[str] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", default=str(COMMITTED), help=f"the suite file to write (default: the committed one, {COMMITTED})")
+    p.add_argument("--out", default=str(COMMITTED),
+                   help=f"the suite file to write (default: the committed one, {COMMITTED})")
     p.add_argument("--positions", type=int, default=100, help="positions in all, half 2-player, half 4-player")
     p.add_argument("--games", type=int, default=40, help="self-play games per player count (default 40)")
     p.add_argument("--game-agent", default="mcts:iterations=1000", help="the agent playing the games")

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The measurements and pictures of docs/strength.md and docs/search.md, in one command.
 
-    python tools/strength_figures.py --preset full --out runs/figures --img docs/img --threads 2   # the published curves
-    python tools/strength_figures.py --preset small --out /tmp/figures --img docs/img              # the small example
+    # the published curves, and the small example
+    python tools/strength_figures.py --preset full --out runs/figures --img docs/img --threads 2
+    python tools/strength_figures.py --preset small --out /tmp/figures --img docs/img
 
 Three steps, each a plain `rosen bench` / `rosen strength` command (printed before it runs, so
 any one can be rerun by hand):
@@ -59,7 +60,8 @@ def main(argv: List[str] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--preset", choices=sorted(PRESETS), default="small")
     parser.add_argument("--out", default="runs/figures", help="directory of the reports (default runs/figures)")
-    parser.add_argument("--img", help="directory of the pictures (default OUT/img; docs/img replaces the committed ones)")
+    parser.add_argument("--img",
+                        help="directory of the pictures (default OUT/img; docs/img replaces the committed ones)")
     parser.add_argument("--threads", type=int, default=2, help="games played at once by the ladder (default 2)")
     parser.add_argument("--seed", type=int, default=70000, help="first deal seed of the ladder (default 70000)")
     parser.add_argument("--steps", default="1,2,3", help="which steps to run (default all: 1,2,3)")

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from .._core import Position
 from .. import _json
+from .._core import Position
 from ..errors import InvalidArgumentError
 from ..search import SearchParams, search
 from . import _args

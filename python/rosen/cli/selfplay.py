@@ -36,8 +36,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local: this process; ray: one Ray task per shard (pip install \"rosen[ray]\")")
     p.add_argument("--ray-address", default=None,
-                   help="Ray cluster to use: 'auto' ($RAY_ADDRESS, else the cluster `ray start` runs on this machine), 'HOST:PORT', "
-                        "'ray://HOST:10001' (default: $RAY_ADDRESS, else a new Ray instance on this machine)")
+                   help="Ray cluster to use: 'auto' ($RAY_ADDRESS, else the cluster `ray start` runs on this "
+                        "machine), 'HOST:PORT', 'ray://HOST:10001' (default: $RAY_ADDRESS, else a new Ray instance "
+                        "on this machine, shut down after the run)")
     p.add_argument("--max-in-flight", type=int, default=0,
                    help="Ray: shards in flight at once (default: twice the cluster's CPUs)")
     g = p.add_argument_group("exploration (each off by default; docs/selfplay.md)")
