@@ -17,7 +17,7 @@ from typing import Any, AsyncIterator, Dict, Optional
 
 from ..errors import require_extra
 
-require_extra(__name__, "web", "starlette", "uvicorn")
+require_extra(__name__, "web", "starlette")
 
 from starlette.applications import Starlette  # after the check, which names the extra
 from starlette.exceptions import HTTPException
