@@ -55,3 +55,22 @@ def test_analyse_into_a_closed_pipe_stops_quietly():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1
     assert err == ""
+
+
+def test_every_help_page_reads_as_plain_text():
+    # The descriptions are module docstrings; their RST literals (``rosen``) once showed as such.
+    import argparse
+
+    from rosen.cli import build_parser
+
+    def pages(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for child in action.choices.values():
+                    yield from pages(child)
+
+    seen = list(pages(build_parser()))
+    assert len(seen) > 12  # every command and the actions of selfplay and lovagok
+    for parser in seen:
+        assert "``" not in parser.format_help(), parser.prog

@@ -23,7 +23,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for command in _COMMANDS:
         command.add_parser(sub)
+    _plain_descriptions(parser)
     return parser
+
+
+def _plain_descriptions(parser: argparse.ArgumentParser) -> None:
+    """The descriptions are the modules' docstrings: their RST literals (````rosen````) read as
+    plain words in a terminal."""
+    if parser.description:
+        parser.description = parser.description.replace("``", "")
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                _plain_descriptions(child)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
