@@ -5,7 +5,16 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 TOOLS = Path(__file__).resolve().parents[1] / "tools"
+
+
+def exits_2(call, *args):
+    """``call(*args)`` ends as argparse ends on a usage error: SystemExit with code 2."""
+    with pytest.raises(SystemExit) as exit_:
+        call(*args)
+    assert exit_.value.code == 2, args
 
 
 def load(name):
@@ -37,12 +46,7 @@ def test_regression_gate_refuses_bad_arguments_before_any_match(capsys):
                           (["mcts", "--time-ms", "-3"], "--time-ms: expected >= 1, got -3"),
                           (["mcts", "--iterations", "0"], "--iterations: expected >= 1, got 0"),
                           (["mcts", "--threads", "0"], "--threads: expected >= 1, got 0")):
-        try:
-            gate.main(argv)
-        except SystemExit as exit_:
-            assert exit_.code == 2, argv
-        else:
-            raise AssertionError(f"{argv} was accepted")
+        exits_2(gate.main, argv)
         captured = capsys.readouterr()
         assert message in captured.err and "Traceback" not in captured.err and captured.out == "", argv
 
@@ -83,12 +87,7 @@ def test_make_bench_suite_checks_its_arguments_before_the_searches(tmp_path, cap
                           (["--max-share", "0"], "--max-share: expected a share in (0, 1]"),
                           (["--out", str(tmp_path)], "--out: expected a file in an existing directory"),
                           (["--out", str(tmp_path / "no" / "x.json")], "--out: expected a file in an existing")):
-        try:
-            make.main(fast + argv)
-        except SystemExit as exit_:
-            assert exit_.code == 2
-        else:
-            raise AssertionError(f"{argv} was accepted")
+        exits_2(make.main, fast + argv)
         assert message in capsys.readouterr().err
     # The default file is this checkout's committed suite, whatever rosen is imported.
     assert make.COMMITTED == TOOLS.parent / "python" / "rosen" / "data" / "bench_suite.json"
@@ -110,18 +109,11 @@ def test_strength_figures_leaves_the_committed_pictures_unless_told(tmp_path, ca
     for argv, message in ((["--steps", "4"], "--steps: expected step numbers 1, 2 or 3"),
                           (["--steps", "0"], "--steps: expected"), (["--steps", ""], "--steps: expected"),
                           (["--steps", "1,x"], "--steps: expected")):
-        try:
-            figures.main(["--out", str(tmp_path / "o")] + argv)
-        except SystemExit as exit_:
-            assert exit_.code == 2
-        else:
-            raise AssertionError(f"{argv} was accepted")
+        exits_2(figures.main, ["--out", str(tmp_path / "o")] + argv)
         assert message in capsys.readouterr().err
     (tmp_path / "file").write_text("")
-    try:
-        figures.main(["--out", str(tmp_path / "file")])
-    except SystemExit as exit_:
-        assert exit_.code == 2 and "is a file, not a directory" in capsys.readouterr().err
+    exits_2(figures.main, ["--out", str(tmp_path / "file")])
+    assert "is a file, not a directory" in capsys.readouterr().err
     # Without --img the pictures go beside the reports, not over docs/img's committed ones.
     docs_img = TOOLS.parent / "docs" / "img"
     before = {f.name: f.stat().st_mtime_ns for f in docs_img.iterdir()}
@@ -142,24 +134,15 @@ def test_the_speed_and_screenshot_tools_refuse_bad_arguments_at_once(capsys, mon
     # found a missing Ray after three figures; classic_speed took --repeat 0 to a StatisticsError;
     # web_screenshots without a browser named Playwright's own download.
     speed = load("selfplay_speed")
-    try:
-        speed.main(["--bogus"])
-    except SystemExit as exit_:
-        assert exit_.code == 2
-    else:
-        raise AssertionError("--bogus was accepted")
+    exits_2(speed.main, ["--bogus"])
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as if Ray were not installed
     assert speed.main([]) == 2
     assert 'needs Ray: pip install "rosen[ray]"' in capsys.readouterr().err
 
     classic = load("classic_speed")
     monkeypatch.setattr(sys, "argv", ["classic_speed.py", "--repeat", "0"])
-    try:
-        classic.main()
-    except SystemExit as exit_:
-        assert exit_.code == 2 and "--repeat: expected >= 1, got 0" in capsys.readouterr().err
-    else:
-        raise AssertionError("--repeat 0 was accepted")
+    exits_2(classic.main)
+    assert "--repeat: expected >= 1, got 0" in capsys.readouterr().err
 
     shots = load("web_screenshots")
     monkeypatch.setenv("ROSEN_CHROMIUM", "/nonexistent/chromium")

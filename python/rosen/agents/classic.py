@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from .. import _core
 from .._core import Move, Position
-from ..search import optional_evaluator, run_interruptibly
+from ..search import _SHORT_MS, optional_evaluator, run_interruptibly
 from .base import DecisionStats, legal_moves_of
 
 
@@ -102,7 +102,7 @@ class ExpectimaxAgent(_ClassicAgent):
         self.depth, self.time_ms, self.hero_weight, self.seed, self.tt_mb = depth, time_ms, hero_weight, seed, tt_mb
 
     def _long(self) -> bool:
-        return self.time_ms is None or self.time_ms > 100  # a depth's time is unknown
+        return self.time_ms is None or self.time_ms > _SHORT_MS  # a depth's time is unknown; as Searcher's
 
     def __repr__(self) -> str:
         budget = f"depth={self.depth}" if self.depth is not None else f"time_ms={self.time_ms}"

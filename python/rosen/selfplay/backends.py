@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..errors import InvalidArgumentError, RosenError, check_int
-from .generate import SelfPlayBatch, agent_spec, generate
+from .generate import SelfPlayBatch, agent_network, generate
 
 #: Told the games and rows finished so far within a shard (for a progress display).
 Progress = Callable[[int, int], None]
@@ -66,7 +66,7 @@ class LocalBackend:
     def run(self, jobs: Iterable[ShardJob], on_progress: Optional[Progress] = None
             ) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
         jobs = list(jobs)
-        network = _network_of(jobs[0].settings["agent"]) if jobs else None  # read once: one network a run
+        network = agent_network(jobs[0].settings["agent"]) if jobs else None  # read once: one network a run
         for job in jobs:
             # Progress a few times per shard: pieces of at least 8 games per thread.
             chunk = max(8 * self.threads, job.games // 20) if on_progress is not None else 0
@@ -172,7 +172,7 @@ class RayBackend:
     def _run(self, ray: Any, queue: List[ShardJob]) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
         limit = self.max_in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
         task = ray.remote(play_shard).options(num_cpus=self.threads_per_task, max_retries=self.max_retries)
-        network = _network_of(queue[0].settings["agent"])
+        network = agent_network(queue[0].settings["agent"])
         network_ref = ray.put(network) if network is not None else None  # stored once, read by every task
         pending: Dict[Any, ShardJob] = {}
         queue.reverse()
@@ -191,16 +191,6 @@ class RayBackend:
             if ray.is_initialized():
                 for ref in pending:
                     ray.cancel(ref, force=True)
-
-
-def _network_of(agent: str) -> Any:
-    """The network the agent spec's ``evaluator=`` names, read here (None without one)."""
-    evaluator = agent_spec(agent).options.get("evaluator")
-    if evaluator is None:
-        return None
-    from ..learning.evaluator import as_evaluator
-
-    return as_evaluator(evaluator).network
 
 
 def _result(ray: Any, ref: Any, job: ShardJob) -> SelfPlayBatch:

@@ -83,6 +83,18 @@ def agent_spec(agent: Any) -> AgentSpec:
     return spec
 
 
+def agent_network(agent: Any) -> Any:
+    """The network an mcts agent spec's ``evaluator=`` names (a :class:`rosen.learning.Network`,
+    read once: files are cached while unchanged), or None."""
+    spec = agent_spec(agent)
+    evaluator = spec.options.get("evaluator") if spec.kind == "mcts" else None
+    if evaluator is None:
+        return None
+    from ..learning.evaluator import as_evaluator
+
+    return as_evaluator(evaluator).network
+
+
 def _core_agent(spec: AgentSpec, network: Any = None) -> Dict[str, Any]:
     """The agent as the C++ generator takes it. An mcts search runs on one thread whatever the
     spec says: parallelism is across games (``threads``). ``network``: the spec's ``evaluator``

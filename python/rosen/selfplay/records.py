@@ -39,7 +39,7 @@ import numpy as np
 from .. import _json
 from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_int
 from .backends import ShardJob, make_backend
-from .generate import COLUMNS, SelfPlayBatch, agent_spec, check_settings
+from .generate import COLUMNS, SelfPlayBatch, agent_network, check_settings
 
 FORMAT = "rosen-selfplay"
 FORMAT_VERSION = 1
@@ -300,14 +300,11 @@ def load_dir(path: PathLike, *, verify: bool = False) -> SelfPlayBatch:
 def network_digest(agent: str) -> Optional[str]:
     """The sha256 of the weights of the network the agent spec's ``evaluator=`` names (their names,
     dtypes, shapes and bytes: the same network whatever its file's name or compression), or None."""
-    spec = agent_spec(agent)
-    evaluator = spec.options.get("evaluator") if spec.kind == "mcts" else None
-    if evaluator is None:
+    network = agent_network(agent)
+    if network is None:
         return None
-    from ..learning.evaluator import as_evaluator
     from ..learning.network import WEIGHTS
 
-    network = as_evaluator(evaluator).network
     digest = hashlib.sha256()
     for name in WEIGHTS:
         array = np.ascontiguousarray(getattr(network, name))

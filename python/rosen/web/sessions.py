@@ -137,8 +137,10 @@ class GameSession:
 
     # -- moves -----------------------------------------------------------------------------------
 
-    def engine_to_move(self) -> bool:
-        return not self.position.is_terminal and self.position.turn in self.engine_seats
+    def engine_to_move(self, position: Optional[Position] = None) -> bool:
+        """Whether the engine moves next in ``position`` (default: the game's)."""
+        position = self.position if position is None else position
+        return not position.is_terminal and position.turn in self.engine_seats
 
     def play(self, move: Any) -> None:
         """A move from the page (a player's seat): ``N2``, ``H:N2``, ``draw`` or ``pass``."""
@@ -228,7 +230,7 @@ class GameSession:
         return {
             "id": self.id,
             "engine_seats": self.engine_seats,
-            "engine_to_move": not position.is_terminal and position.turn in self.engine_seats,
+            "engine_to_move": self.engine_to_move(position),
             "strength": {"iterations": self.limits.iterations, "time_ms": self.limits.time_ms},
             "position": views.position_view(position),
             "last_move": moves[-1] if moves else None,
