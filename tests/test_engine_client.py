@@ -34,6 +34,40 @@ def test_positions_are_sent_with_the_pile_hidden():
         assert client.query("position").endswith(" *")
 
 
+# An empty pile beside a non-empty discard: under R7's lazy rule it stays so; an eager engine
+# reads the line as the moment of the last draw and reshuffles as it loads it.
+LAZY_EMPTY_PILE = ("9/1r1w1r1rw/9/3w2rw1/rw3w1r1/5r2w/7r1/9/5w3 h8 r N2,SE3,W3,NW3 E2,S1,S2,SW2 4 4 "
+                   "N1,N3,NE1,NE2,NE3,E1,E3,SE1,SE2,S3,SW1,SW3,W1,W2,NW1,NW2 -")
+
+
+def test_a_positions_reshuffle_rule_reaches_the_engine():
+    # RULES.md R7: the rule is the game's, and the position line does not carry it; a lazy
+    # position was searched as an eager one (the engine reshuffled its empty pile on loading).
+    lazy = rosen.Position(LAZY_EMPTY_PILE, reshuffle="lazy")
+    with start_engine() as client:
+        client.set_position(lazy)
+        assert client.query("position").endswith(" -")
+        eager = rosen.Position.new(3)
+        client.set_position(eager)  # and back: the next game's rule is sent too
+        client.set_position(LAZY_EMPTY_PILE)
+        assert client.query("position").endswith(" *")
+
+
+def test_an_engine_agent_plays_a_lazy_game_by_its_rule():
+    lazy = rosen.Position(LAZY_EMPTY_PILE, reshuffle="lazy")
+    with EngineAgent(ENGINE_COMMAND, iterations=50) as agent:
+        assert lazy.is_legal(agent.choose(lazy))
+        assert agent.client.query("position").endswith(" -")
+
+
+def test_a_lazy_position_is_refused_by_an_engine_without_the_option():
+    engine = _engine(HANDSHAKE)
+    with EngineClient(engine, timeout=5) as client:
+        client.set_position(rosen.Position.new(3))  # eager: the rule every engine plays
+        with pytest.raises(EngineError, match="no Reshuffle option.*lazy"):
+            client.set_position(rosen.Position(LAZY_EMPTY_PILE, reshuffle="lazy"))
+
+
 def test_query_errors_raise():
     with start_engine() as client, pytest.raises(EngineError, match="position"):
         client.query("legal")

@@ -114,6 +114,9 @@ class EngineClient:
         self._reader.start()
         self.id: Dict[str, str] = {}
         self.options: Dict[str, str] = {}
+        # The R7 rule the engine was last told; None: its own default. A Position carries its rule
+        # but the position line does not, so set_position sends the option when the rule changes.
+        self._reshuffle: Optional[str] = None
         try:
             self._handshake()
             for name, value in (options or {}).items():
@@ -250,6 +253,8 @@ class EngineClient:
         """Set one option; EngineError if the engine refuses it."""
         self.send(f"setoption name {name} value {value}")
         self.sync()
+        if str(name).lower() == "reshuffle":
+            self._reshuffle = str(value).lower()
 
     def new_game(self) -> None:
         """`uginewgame`: the engine forgets its search tree."""
@@ -258,8 +263,11 @@ class EngineClient:
 
     def set_position(self, position: Union[Position, str], moves: Sequence[Union[Move, str]] = ()) -> None:
         """Send a position: a rosen.Position (its pile order hidden, R14), a RULES.md position
-        line, or the words after `position` (``"startpos seed 3"``), plus moves."""
+        line, or the words after `position` (``"startpos seed 3"``), plus moves. A Position's
+        reshuffle rule (R7) is sent as the ``Reshuffle`` option first when the engine was told
+        another; a text position is read under whatever rule the engine has."""
         if isinstance(position, Position):
+            self._set_reshuffle(position.reshuffle)
             text = "fen " + position.fen(hide_pile_order=True)
         elif position.split()[:1] in (["startpos"], ["fen"]):
             text = position
@@ -269,6 +277,16 @@ class EngineClient:
             text += " moves " + " ".join(str(m) for m in moves)
         self.send("position " + text)
         self.sync()
+
+    def _set_reshuffle(self, rule: str) -> None:
+        if rule == (self._reshuffle or "eager"):
+            return
+        if not any(name.lower() == "reshuffle" for name in self.options):
+            if rule == "eager":  # an engine without the option plays R7's default rule
+                return
+            raise EngineError(f"engine: {self.command[0]} declares no Reshuffle option, so it cannot play "
+                              f"a game under the {rule} reshuffle rule (RULES.md R7)")
+        self.setoption("Reshuffle", rule)
 
     def query(self, what: str) -> str:
         """The engine's `response` to ``query <what>``."""
