@@ -153,3 +153,23 @@ def test_closing_the_tab_stops_its_analysis(browser, server):
                 return
         time.sleep(0.1)
     pytest.fail("the search outlived its tab")
+
+
+def test_the_analysis_shows_the_rule_it_analyses_under(page):
+    # R7: a lazy game taken to the analysis tab was analysed lazy while the selector showed eager,
+    # so "Set position" switched it to eager unseen; "New deal" was eager whatever it showed.
+    page.evaluate("document.getElementById('new-game').open = true")
+    page.select_option("#new-game-form select[name=reshuffle]", "lazy")
+    start_game(page, seed=5)
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    assert page.input_value("#an-reshuffle") == "lazy"
+    assert page.evaluate("state.an.view.reshuffle") == "lazy"
+    page.select_option("#an-reshuffle", "eager")  # another rule: the shown position, under it
+    page.wait_for_function("() => state.an.view.reshuffle === 'eager'")
+    page.select_option("#an-reshuffle", "lazy")
+    page.wait_for_function("() => state.an.view.reshuffle === 'lazy'")
+    before = page.evaluate("state.an.view.fen")
+    page.click("#new-deal")
+    page.wait_for_function("(before) => state.an.view.fen !== before", arg=before)
+    assert page.evaluate("state.an.view.reshuffle") == "lazy" and page.input_value("#an-reshuffle") == "lazy"

@@ -563,9 +563,17 @@ async function loadRecord(file) {
   } catch (e) { fieldError($("record-error"), e); }
 }
 
+// The analysis's rule (R7) and the selector that shows it change together: what the page shows
+// is what it sends.
+function setAnalysisRule(rule) {
+  state.an.reshuffle = rule;
+  $("an-reshuffle").value = rule;
+}
+
 function openRecordGame(i) {
   const an = state.an, g = an.games[i];
-  Object.assign(an, { fens: g.fens, moves: g.moves, winrates: g.fens.map(() => null), reshuffle: g.reshuffle });
+  Object.assign(an, { fens: g.fens, moves: g.moves, winrates: g.fens.map(() => null) });
+  setAnalysisRule(g.reshuffle);
   state.shownBoard = null;
   showPly(0);
 }
@@ -593,15 +601,18 @@ function showTab(tab) {
 function gameToAnalysis() {
   const h = state.game.history;
   Object.assign(state.an, { fens: h.map((x) => x.fen), moves: h.slice(0, -1).map((x) => x.move),
-    winrates: h.map((x) => x.red_winrate), reshuffle: state.game.position.reshuffle });
+    winrates: h.map((x) => x.red_winrate) });
+  setAnalysisRule(state.game.position.reshuffle);
   showPly(h.length - 1);
 }
 
 async function newDeal() {
   // A fresh deal's public view, from a throwaway game nobody plays.
-  const game = await api("POST", "/api/games", { engine_seats: [] });
+  const rule = $("an-reshuffle").value;
+  const game = await api("POST", "/api/games", { engine_seats: [], reshuffle: rule });
   api("DELETE", `/api/games/${game.id}`).catch(() => {});
-  Object.assign(state.an, { fens: [game.position.fen], moves: [], winrates: [null], reshuffle: "eager" });
+  Object.assign(state.an, { fens: [game.position.fen], moves: [], winrates: [null] });
+  setAnalysisRule(rule);
   showPly(0);
 }
 
@@ -622,6 +633,8 @@ window.addEventListener("DOMContentLoaded", () => {
   $("to-analyse").addEventListener("click", () => { if (state.game) { state.an.view = null; showTab("analyse"); } });
   $("load-fen").addEventListener("click", setPosition);
   $("new-deal").addEventListener("click", newDeal);
+  // Another rule is another game from the position shown (its history was played under the old one).
+  $("an-reshuffle").addEventListener("change", setPosition);
   $("run").addEventListener("click", runAnalysis);
   $("stop").addEventListener("click", stopAnalysis);
   $("first").addEventListener("click", () => showPly(0));
