@@ -38,6 +38,11 @@ def test_analyse_json_is_deterministic_and_legal(capsys):
     (["analyse", "--multipv", "0"], "--multipv"),
     (["analyse", "--iterations", "-5"], "iterations"),
     (["analyse", "--fen", "9/9/9/9/9/9/9/9/r8 a1 r S1,S2,S3,W1,W2 W3,SW1,SW2,SW3,NW1 4 4 - *"], "game is over"),
+    # R13: a --players that contradicts the line was ignored without a word
+    (["analyse", "--fen", "9/9/9/9/9/9/9/9/9 e5 r N1,NE2,E3,S1,W2 S3,SW1,NW2,N3,E1 4 4 - *", "--players", "4"],
+     "--players: the --fen position is a 2-player game, not 4"),
+    (["analyse", "--fen", "9/9/9/9/9/9/9/9/9 e5 r1 NE2,W1,NW3 SE1,SE2,SW3 N1,NE1,S3 NE3,E2,NW2 2 2 2 2 - *",
+      "--players", "2"], "--players: the --fen position is a 4-player game, not 2"),
 ])
 def test_analyse_bad_arguments(argv, needle, capsys):
     assert main(argv) == 2

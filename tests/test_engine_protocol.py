@@ -349,7 +349,12 @@ def test_option_names_and_values_ignore_case(eng):
 
 @pytest.mark.parametrize("line, word", [
     ("position", "startpos"), ("position middle", "startpos"), ("position fen", "fen"),
-    ("position fen 9/9 e5 r", "fen"), ("position startpos players 3", "players"),
+    ("position fen 9/9 e5 r", "fen"), ("position startpos players 3", "players: expected 2 or 4, got 3"),
+    # a seed's range was the message for these (expected 0..18446744073709551615), and +4 and 04 passed
+    ("position startpos players -4", "players: expected 2 or 4, got -4"),
+    ("position startpos players +4", "players: expected 2 or 4, got +4"),
+    ("position startpos players 04", "players: expected 2 or 4, got 04"),
+    ("position startpos players", "players: expected 2 or 4, got nothing"),
     ("position startpos seed -4", "seed"), ("position startpos seed", "seed"), ("position startpos colour red", "colour"),
     ("position startpos moves N9", "move 1"), ("position startpos seed 1 moves W1 Q", "move 2"),
     ("position startpos seed 1 moves N3", "move 1"),

@@ -183,3 +183,18 @@ def test_reset_seeds_and_agent_names_are_checked():
     for agent in ([0], 0, None):
         with pytest.raises(rosen.ArgumentTypeError, match="agent: expected an agent name"):
             env.observe(agent)
+
+
+@pytest.mark.parametrize("players", [1, 3, 5, -4])
+def test_every_interface_names_the_two_player_counts(players):
+    # R13: the RL environments and the match runner said "expected 2..4, got 1" (3 is no game)
+    # and the protocol a seed's range for -4; each interface checked it with its own copy.
+    from rosen.env import VecEnv, aec_env
+    from rosen.web.sessions import Sessions
+    message = f"^players: expected 2 or 4, got {players}$"
+    calls = [lambda: VecEnv(2, players=players), lambda: aec_env(players=players),
+             lambda: rosen.match.run_match("random", "random", games=2, players=players),
+             lambda: Sessions().new_game({"players": players})]
+    for call in calls:
+        with pytest.raises(rosen.InvalidArgumentError, match=message):
+            call()

@@ -256,6 +256,20 @@ def test_a_finished_game_is_a_match_record(client):
     assert len(out["red_winrates"]) == 4 and all(0 <= w <= 1 for w in out["red_winrates"])
 
 
+def test_a_record_names_a_team_of_a_person_and_the_engine_seat_by_seat(client):
+    # R13: a team whose r1 a person played was recorded as "mcts", the label of its engine seat.
+    g = new_game(client, players=4, seed=11, engine_seats=["r2", "w1", "w2"], iterations=20)
+    while not g["position"]["is_terminal"]:
+        if g["engine_to_move"]:
+            g = client.post(f"/api/games/{g['id']}/engine").json()
+        else:
+            move = g["position"]["legal_moves"][0]["move"]
+            g = client.post(f"/api/games/{g['id']}/move", json={"move": move}).json()
+    record = client.get(f"/api/games/{g['id']}/record").json()
+    assert (record["red"], record["white"]) == ("r1:player+r2:mcts", "mcts")
+    assert rosen.match.replay(record).fen(hide_pile_order=True) == g["position"]["fen"]
+
+
 def test_match_jsonl_records_load(client):
     records = [play_game(RandomAgent(1), RandomAgent(2), seed=s).to_json() for s in range(3)]
     text = "\n".join(json.dumps(r) for r in records)

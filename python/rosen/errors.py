@@ -21,7 +21,7 @@ from typing import Any, Iterable, Optional
 
 __all__ = [
     "RosenError", "InvalidArgumentError", "ArgumentTypeError", "InvalidPositionError", "InvalidMoveError",
-    "IllegalMoveError", "check_int", "check_real", "check_choice", "check_str", "restated", "as_array",
+    "IllegalMoveError", "check_int", "check_real", "check_choice", "check_str", "check_players", "restated", "as_array",
     "require_extra",
 ]
 
@@ -147,6 +147,14 @@ def as_array(value: Any, field: str, expected: str) -> Any:
         return np.asarray(value)
     except (TypeError, ValueError):
         raise ArgumentTypeError(f"{field}: expected {expected}, got a ragged {type(value).__name__}", field) from None
+
+
+def check_players(value: Any) -> int:
+    """A player count: 2, or 4 for the team game (R13); else an error naming ``players``."""
+    players = check_int("players", value)
+    if players not in (2, 4):
+        raise InvalidArgumentError(f"players: expected 2 or 4, got {_shown(players)}", "players")
+    return players
 
 
 def check_str(field: str, value: Any) -> str:

@@ -33,7 +33,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from . import _core
 from .encoding import LAYOUTS, action_index, action_names, feature_names, plane_names
-from .errors import IllegalMoveError, InvalidArgumentError, check_choice, check_int
+from .errors import IllegalMoveError, InvalidArgumentError, check_choice, check_players
 
 __all__ = ["GAME_TYPE", "RosenkoenigGame", "RosenkoenigState", "max_game_length"]
 
@@ -73,9 +73,7 @@ class RosenkoenigGame(pyspiel.Game):
 
     def __init__(self, params: Optional[Dict] = None) -> None:
         params = dict(params or {})
-        players = check_int("players", params.get("players", 2))  # 2.7 was read as 2, "x" a bare ValueError
-        if players not in (2, 4):
-            raise InvalidArgumentError(f"players: expected 2 or 4, got {players}", "players")
+        players = check_players(params.get("players", 2))  # 2.7 was read as 2, "x" a bare ValueError
         reshuffle = check_choice("reshuffle", params.get("reshuffle", "eager"), ("eager", "lazy"))
         info = pyspiel.GameInfo(num_distinct_actions=len(action_names()), max_chance_outcomes=len(_CARDS),
                                 num_players=players, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,

@@ -25,14 +25,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     _args.add_threads(p, "search threads")
     p.add_argument("--multipv", type=int, default=5, help="candidate moves to list (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    p.set_defaults(run=run)
+    # --players is the fresh deal's (2 by default); a --fen line has its own, which --players may
+    # only repeat.
+    p.set_defaults(run=run, players=None)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.fen is not None:
         pos = Position(args.fen, reshuffle=args.reshuffle)
+        if args.players not in (None, pos.players):
+            raise InvalidArgumentError(f"--players: the --fen position is a {pos.players}-player game, "
+                                       f"not {args.players}", "players")
     else:
-        pos = Position.new(args.seed, players=args.players, reshuffle=args.reshuffle)
+        pos = Position.new(args.seed, players=args.players or 2, reshuffle=args.reshuffle)
     if args.multipv < 1:
         raise InvalidArgumentError(f"--multipv: expected a positive number, got {args.multipv}", "multipv")
     params = SearchParams(threads=args.threads, **_args.search_params(args))

@@ -262,10 +262,14 @@ def _startpos(args: Sequence[str], reshuffle: str) -> Position:
             raise _error("position", f"startpos: {name} given twice", name)
         given.add(name)
         value = args[i + 1] if i + 1 < len(args) else None
-        values[name] = _int_arg("position", name, value, 0, _MAX_SEED)
+        if name == "players":
+            if value not in ("2", "4"):
+                shown = "nothing" if value is None else printable(value)
+                raise _error("position", f"players: expected 2 or 4, got {shown}", "players")
+            values[name] = int(value)
+        else:
+            values[name] = _int_arg("position", name, value, 0, _MAX_SEED)
         i += 2
-    if values["players"] not in (2, 4):
-        raise _error("position", f"players: expected 2 or 4, got {values['players']}", "players")
     # The deal's hands come from the seed; its pile order is hidden like any player's view, so
     # that a frontend dealing its own cards may send any `draw:<card>` the pile holds, and a
     # plain `draw` is dealt by the position's seeded generator (RULES.md notation).

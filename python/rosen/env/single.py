@@ -14,17 +14,9 @@ import numpy as np
 
 from .. import _core
 from ..encoding import LAYOUTS
-from ..errors import InvalidArgumentError, check_choice, check_int
+from ..errors import InvalidArgumentError, check_choice, check_int, check_players
 
-__all__ = ["SingleGame", "check_players"]
-
-
-def check_players(players: Any) -> int:
-    """2 or 4, else an error naming ``players``."""
-    players = check_int("players", players, 2, 4)
-    if players == 3:
-        raise InvalidArgumentError("players: expected 2 or 4, got 3", "players")
-    return players
+__all__ = ["SingleGame"]
 
 
 def check_seed(seed: Any) -> Optional[int]:

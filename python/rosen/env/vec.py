@@ -22,7 +22,7 @@ import numpy as np
 from .. import _core
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..encoding import ACTIONS, LAYOUTS, feature_names, plane_names
-from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_choice, check_int
+from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_choice, check_int, check_players
 from ..selfplay.generate import AGENTS, _core_agent, agent_spec
 
 __all__ = ["VecEnv", "VecStep", "observation_shape"]
@@ -108,9 +108,7 @@ class VecEnv:
                  layout: str = "planes", seed: Union[int, Sequence[int]] = 0, seat: Optional[int] = None,
                  reshuffle: str = "eager", autoreset: bool = True, threads: int = 1) -> None:
         num_envs = check_int("num_envs", num_envs, 1, 1 << 24)
-        players = check_int("players", players, 2, 4)
-        if players == 3:
-            raise InvalidArgumentError("players: expected 2 or 4, got 3", "players")
+        players = check_players(players)
         check_choice("layout", layout, LAYOUTS)
         if seat is not None:
             seat = check_int("seat", seat, 0, 1)

@@ -16,7 +16,7 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .. import _json
 from ..agents.spec import AgentSpec, parse_agent_spec
-from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int, check_players
 from .game import GameRecord, MoveObserver, SideStats, _mix, play_game
 from .stats import SPRT, Estimate, format_elo, pentanomial_counts, pentanomial_estimate, trinomial_estimate
 
@@ -205,8 +205,7 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
     check_int("seed", seed, 0)
     check_int("threads", threads, 1, 256)
     check_int("first_pair", first_pair, 0, games // 2)
-    if check_int("players", players, 2, 4) == 3:
-        raise InvalidArgumentError("players: expected 2 or 4, got 3", "players")
+    check_players(players)
     check_choice("reshuffle", reshuffle, ("eager", "lazy"))
     for name, spec in (("a", spec_a), ("b", spec_b)):
         try:

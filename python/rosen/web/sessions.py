@@ -21,7 +21,7 @@ from .. import _json
 from .._core import Move, Position
 from ..engine.protocol import Limits
 from ..engine.search import SearchSnapshot, SlicedSearch
-from ..errors import InvalidArgumentError, RosenError, check_choice, check_int
+from ..errors import InvalidArgumentError, RosenError, check_choice, check_int, check_players
 from ..search import AUTO_EVALUATOR, engine_evaluator
 from ..match.game import Dealer, GameRecord, replay
 from . import views
@@ -244,11 +244,15 @@ class GameSession:
             position, moves = self.position, list(self.moves)
         if not position.is_terminal:
             raise WebError(409, "record: the game is not over (its record would reveal the deal)", "record")
-        names = {"red": "player", "white": "player"}
-        for seat in self.engine_seats:
-            names["red" if seat.startswith("r") else "white"] = "mcts"
-        return GameRecord(seed=self._seed, players=self.players, reshuffle=self.reshuffle, red=names["red"],
-                          white=names["white"], winner=position.winner, scores=list(position.scores),
+        # A colour is "mcts" or "player", or, a team of both, each seat named: "r1:player+r2:mcts".
+        names = {}
+        for colour in ("r", "w"):
+            kinds = {seat: "mcts" if seat in self.engine_seats else "player"
+                     for seat in views.seats(self.players) if seat.startswith(colour)}
+            mixed = len(set(kinds.values())) > 1
+            names[colour] = "+".join(f"{s}:{k}" for s, k in kinds.items()) if mixed else next(iter(kinds.values()))
+        return GameRecord(seed=self._seed, players=self.players, reshuffle=self.reshuffle, red=names["r"],
+                          white=names["w"], winner=position.winner, scores=list(position.scores),
                           moves=moves).to_json()
 
 
@@ -303,9 +307,7 @@ class Sessions:
         for key in body:
             if key not in known:
                 raise InvalidArgumentError(f"{key}: unknown setting (known: {', '.join(sorted(known))})", str(key))
-        players = check_int("players", body.get("players", 2), 2, 4)
-        if players not in (2, 4):
-            raise InvalidArgumentError(f"players: expected 2 or 4, got {players}", "players")
+        players = check_players(body.get("players", 2))
         reshuffle = check_choice("reshuffle", body.get("reshuffle", "eager"), ("eager", "lazy"))
         seed = body.get("seed")
         seed = random.SystemRandom().randrange(2**32) if seed is None else check_int("seed", seed, 0, 2**63 - 1)
