@@ -21,29 +21,36 @@ class RandomPlayStats:
 
     @property
     def red_share(self) -> float:
+        """The share of games Red (the Red team) won, 0..1 (0 with no games)."""
         return self.red_wins / self.games if self.games else 0.0
 
     @property
     def white_share(self) -> float:
+        """The share of games White (the White team) won, 0..1 (0 with no games)."""
         return self.white_wins / self.games if self.games else 0.0
 
     @property
     def draw_share(self) -> float:
+        """The share of drawn games (R12), 0..1 (0 with no games)."""
         return self.draws / self.games if self.games else 0.0
 
     @property
     def blockade_share(self) -> float:
+        """The share of games that ended with no player able to act (R9), 0..1."""
         return self.blockades / self.games if self.games else 0.0
 
     @property
     def mean_plies(self) -> float:
+        """The mean number of moves a game, draws and passes included (0 with no games)."""
         return self.plies / self.games if self.games else 0.0
 
     @property
     def games_per_second(self) -> float:
+        """Games per second of wall-clock time (inf for a run too short to time)."""
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def as_dict(self) -> dict:
+        """The totals and the derived figures above as one dict (for JSON)."""
         d = asdict(self)
         d.update(red_share=self.red_share, white_share=self.white_share, draw_share=self.draw_share,
                  blockade_share=self.blockade_share, mean_plies=self.mean_plies,

@@ -36,11 +36,14 @@ class HumanAgent:
         self.last_stats: Optional[DecisionStats] = None
 
     def say(self, text: str = "") -> None:
+        """Write ``text`` and a newline to the output (stdout by default) and flush it."""
         out = self._output or sys.stdout
         out.write(text + "\n")
         out.flush()
 
     def choose(self, position: Position) -> Move:
+        """Ask the person until they type a legal move, answering commands (``legal``, ``board``, ``hint``,
+        ``help``) meanwhile; ``quit``, Ctrl-C or the end of input raise :class:`QuitGame`."""
         while True:
             try:
                 line = self._input(f"your move ({position.turn})> ").strip()
@@ -86,9 +89,11 @@ class HumanAgent:
         return None
 
     def reset(self) -> None:
+        """Does nothing: the agent keeps no state between games."""
         pass
 
     def on_move(self, move: Move) -> None:
+        """Does nothing: the agent keeps no record of the moves played."""
         pass
 
     def __repr__(self) -> str:

@@ -26,6 +26,8 @@ class MCTSAgent:
         self.last_result: Optional[SearchResult] = None
 
     def choose(self, position: Position) -> Move:
+        """The best move of a search of ``position`` that reuses the tree kept from the earlier moves;
+        sets ``last_result`` and ``last_stats``."""
         result = self._searcher.search(position)
         self.last_result = result
         self.last_stats = DecisionStats(depth=result.depth, seldepth=result.seldepth, tree_size=result.tree_size,
@@ -33,13 +35,14 @@ class MCTSAgent:
         return result.best_move
 
     def reset(self) -> None:
+        """Clear the searcher's tree and ``last_result`` / ``last_stats`` for a new game."""
         self._searcher.reset()
         self.last_stats = None
         self.last_result = None
 
     def on_move(self, move: Move) -> None:
-        # The searcher finds the new position in its old tree by itself; nothing to forward.
-        pass
+        """Does nothing: the kept tree is reused anyway, as the searcher finds the next position in it
+        by itself."""
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())

@@ -29,6 +29,8 @@ class NetAgent:
         self.last_stats: Optional[DecisionStats] = None
 
     def choose(self, position: Position) -> Move:
+        """The legal move the network's policy rates highest in ``position`` (ties: the lowest action
+        number), from one evaluation; an error if the game is over."""
         legal_moves_of(position)  # a finished game is an error naming the position
         from ..encoding import action_names
 
@@ -36,9 +38,11 @@ class NetAgent:
         return Move(action_names()[int(np.argmax(policy))])
 
     def reset(self) -> None:
+        """Does nothing: the agent keeps no state between games."""
         pass
 
     def on_move(self, move: Move) -> None:
+        """Does nothing: each move is chosen from its position alone."""
         pass
 
     def __repr__(self) -> str:

@@ -35,6 +35,7 @@ class RandomAgent(_SeededAgent):
     name = "random"
 
     def choose(self, position: Position) -> Move:
+        """A uniformly random legal move, drawn from the agent's seeded generator."""
         return self._rng.choice(legal_moves_of(position))
 
 
@@ -48,6 +49,8 @@ class GreedyAgent(_SeededAgent):
     name = "greedy"
 
     def choose(self, position: Position) -> Move:
+        """The legal move with the largest own score minus the opponent's right after it (the mover's
+        colour's view); ties are broken by the seeded generator."""
         moves = legal_moves_of(position)
         me = 0 if position.colour_to_move == "red" else 1
         best: list = []

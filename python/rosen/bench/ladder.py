@@ -56,6 +56,7 @@ class LadderPoint:
     file: str
 
     def to_json(self) -> Dict[str, Any]:
+        """The fields as a dict for JSON, a float that is not finite (a clean sweep's Elo) as None."""
         # JSON has no infinity: a clean sweep's Elo is written as null.
         return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in asdict(self).items()}
 

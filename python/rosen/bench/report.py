@@ -55,6 +55,7 @@ class Aggregate:
     errors: Dict[str, str] = field(default_factory=dict)  #: position id -> error
 
     def to_json(self) -> Dict[str, Any]:
+        """The fields as a dict for JSON (``errors`` included)."""
         return asdict(self)
 
 
@@ -142,6 +143,7 @@ class Difference:
     nps_ratio_high: Optional[float] = None
 
     def to_json(self) -> Dict[str, Any]:
+        """The fields as a dict for JSON."""
         return asdict(self)
 
 
@@ -193,6 +195,7 @@ def format_table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
 
 
 def aggregate_table(aggregates: Sequence[Aggregate], budget_kind: str) -> str:
+    """The aggregates as a text table, one row each; the budget column reads iters or ms by ``budget_kind``."""
     unit = "iters" if budget_kind == "iterations" else "ms"
     header = ["config", unit, "thr", "ok", "nodes", "tree", "nps", "ms", "depth", "dmax", "seld", "solve [95%]",
               "value err", "stable"]
@@ -206,12 +209,15 @@ def aggregate_table(aggregates: Sequence[Aggregate], budget_kind: str) -> str:
 
 
 def depth_table(rows: Sequence[Dict[str, Any]]) -> str:
+    """The rows of :func:`time_to_depth` as a text table."""
     header = ["config", "thr", "depth", "reached", "median ms"]
     return format_table([[r["config"], r["threads"], r["depth"], f"{r['reached']}/{r['positions']}",
                           _fmt(r["median_ms"], ".1f")] for r in rows], header)
 
 
 def difference_table(diffs: Sequence[Difference], budget_kind: str) -> str:
+    """The differences (B minus A) as a text table, each with the half-width of its 95% interval and
+    the nps ratio B/A with its interval; the budget column reads iters or ms by ``budget_kind``."""
     unit = "iters" if budget_kind == "iterations" else "ms"
     header = [unit, "thr", "pos", "solve B-A [95%]", "depth B-A", "value err B-A", "nps B/A [95%]"]
 
@@ -225,6 +231,7 @@ def difference_table(diffs: Sequence[Difference], budget_kind: str) -> str:
 
 
 def probe_table(probes: Sequence[Probe]) -> str:
+    """Every probe as a row of a text table (its move, whether it solved the position, the error if any)."""
     header = ["position", "config", "budget", "thr", "move", "ok", "value", "err", "nodes", "depth", "seld", "ms",
               "error"]
     rows = [[p.position, p.config, p.budget, p.threads, _fmt(p.best_move), "-" if p.solved is None else
@@ -245,6 +252,7 @@ def probes_csv(probes: Sequence[Probe]) -> str:
 
 
 def aggregates_csv(aggregates: Sequence[Aggregate]) -> str:
+    """Every aggregate as a CSV row (header first), without the per-position ``errors``."""
     out = io.StringIO()
     names = [n for n in Aggregate.__dataclass_fields__ if n != "errors"]
     writer = csv.DictWriter(out, fieldnames=names, lineterminator="\n", extrasaction="ignore")

@@ -51,9 +51,11 @@ class Probe:
 
     @property
     def ok(self) -> bool:
+        """True unless the probe ended in an error."""
         return self.error is None
 
     def to_json(self) -> Dict[str, Any]:
+        """The fields as a dict for JSON (and a CSV row)."""
         return asdict(self)
 
 

@@ -55,9 +55,11 @@ class SuitePosition:
 
     @property
     def position(self) -> Position:
+        """A new :class:`rosen.Position` from ``fen`` (whose pile order is hidden)."""
         return Position(self.fen)
 
     def to_json(self) -> Dict[str, Any]:
+        """The position's entry in the suite file: its fields, those that are None left out."""
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
@@ -81,6 +83,7 @@ class Suite:
         return Suite(chosen, dict(self.produced), self.path)
 
     def to_json(self) -> Dict[str, Any]:
+        """The suite file's object: ``format``, ``produced`` and every position."""
         return {"format": FORMAT, "produced": self.produced, "positions": [p.to_json() for p in self.positions]}
 
 

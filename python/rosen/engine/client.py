@@ -60,18 +60,23 @@ class Analysis:
 
     @property
     def winrate(self) -> Optional[float]:
+        """The root's win rate for the side to move (0..1), or None before the first root line."""
         return self.root.winrate if self.root else None
 
     @property
     def score(self) -> Optional[float]:
+        """The root's expected score margin, the side to move's minus the opponent's, or None before
+        the first root line."""
         return self.root.score if self.root else None
 
     @property
     def iterations(self) -> Optional[int]:
+        """The root's iterations (the protocol's ``nodes``), or None before the first root line."""
         return self.root.iterations if self.root else None
 
     @property
     def pv(self) -> List[str]:
+        """The root's principal variation as a new list of moves (empty before the first root line)."""
         return list(self.root.pv) if self.root else []
 
     def __repr__(self) -> str:

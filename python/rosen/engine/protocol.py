@@ -105,6 +105,8 @@ class CandidateInfo:
     extra: Tuple[Tuple[str, str], ...] = ()
 
     def format(self) -> str:
+        """The line, with the precision the protocol prints (score 2 decimals, winrate and prior 4); an
+        empty ``pv`` is written as the move alone."""
         words = ["info", "multipv", str(self.multipv), "move", self.move, "visits", str(self.visits),
                  "winrate", _num(self.winrate, 4), "score", _num(self.score, 2), "prior", _num(self.prior, 4)]
         for key, value in self.extra:
@@ -121,6 +123,7 @@ class InfoString:
 
     @property
     def is_error(self) -> bool:
+        """Whether the text is an error (it starts with ``error:``)."""
         return self.text.startswith("error:")
 
     @property
@@ -129,6 +132,7 @@ class InfoString:
         return self.text[len("error:"):].strip() if self.is_error else None
 
     def format(self) -> str:
+        """The line, with every run of whitespace in the text (newlines too) as one space."""
         return "info string " + " ".join(self.text.split())
 
 

@@ -51,10 +51,12 @@ class TrainingData:
         return len(self.value)
 
     def take(self, index: np.ndarray) -> "TrainingData":
+        """The samples that ``index`` selects (indices or a boolean mask), every array indexed alike."""
         return TrainingData(**{name: getattr(self, name)[index] for name in self.__dataclass_fields__})
 
     @property
     def games(self) -> int:
+        """How many distinct games the samples come from."""
         return len(np.unique(self.game))
 
     def policy_entropy(self) -> float:

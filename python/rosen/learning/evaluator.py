@@ -58,6 +58,7 @@ class Evaluator:
 
     @property
     def hidden(self) -> Tuple[int, int]:
+        """The network's hidden layer sizes (H1, H2)."""
         return self.network.hidden
 
     def evaluate(self, positions: Any, *, threads: int = 1) -> Evaluation:

@@ -84,6 +84,7 @@ class Network:
 
     @property
     def hidden(self) -> Tuple[int, int]:
+        """The hidden layer sizes (H1, H2), from the shapes of ``w1`` and ``w2``."""
         return (int(self.w1.shape[0]), int(self.w2.shape[0]))
 
     @classmethod

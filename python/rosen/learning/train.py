@@ -95,6 +95,8 @@ class TrainConfig:
     value_search_weight: float = 0.0
 
     def check(self) -> "TrainConfig":
+        """Check every numeric setting's type and range (an error names the first at fault) and return
+        self, with ``hidden`` made a tuple of ints."""
         if not isinstance(self.hidden, (tuple, list)) or len(self.hidden) != 2:
             raise InvalidArgumentError(f"hidden: expected two layer sizes (H1, H2), got {self.hidden!r}", "hidden")
         self.hidden = tuple(check_int("hidden", h, 1, 65536) for h in self.hidden)

@@ -107,14 +107,17 @@ class Solver:
 
     @property
     def dice_cards(self) -> Tuple[int, ...]:
+        """The dice cards solved for, as card values in increasing order (empty for none)."""
         return cards_of_mask(self._mask)
 
     @property
     def max_rerolls(self) -> int:
+        """The most re-rolls solved for: the lookups accept ``rerolls`` (``rerolls_left``) up to it."""
         return self._max_rerolls
 
     @property
     def utility(self) -> np.ndarray:
+        """A copy of the utility, one value per result rank."""
         return self._utility.copy()
 
     def _rerolls(self, field: str, r: int) -> int:

@@ -89,6 +89,7 @@ class SideStats:
     time_ms: float = 0.0
 
     def add(self, stats: Optional[DecisionStats]) -> None:
+        """Count one decision's figures; None (an agent that does not search) adds nothing."""
         if stats is None:
             return
         self.moves += 1
@@ -97,6 +98,7 @@ class SideStats:
         self.time_ms += stats.time_ms
 
     def merge(self, other: "SideStats") -> None:
+        """Add the totals of ``other`` to these."""
         self.moves += other.moves
         self.depth_sum += other.depth_sum
         self.iterations += other.iterations
@@ -104,6 +106,7 @@ class SideStats:
 
     @property
     def mean_depth(self) -> float:
+        """The mean in-tree search depth per counted decision (0 with none)."""
         return self.depth_sum / self.moves if self.moves else 0.0
 
     @property
@@ -139,6 +142,8 @@ class GameRecord:
     extra: Dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> Dict[str, Any]:
+        """The record as a dict for one JSON line: the keys of ``extra``, then the fields, ``plies``
+        (the number of moves) and each colour's stats."""
         d = {**self.extra, "seed": self.seed, "players": self.players, "reshuffle": self.reshuffle,
              "red": self.red, "white": self.white, "winner": self.winner, "scores": list(self.scores),
              "plies": len(self.moves), "moves": list(self.moves)}

@@ -79,6 +79,7 @@ class MatchResult:
 
     @property
     def pentanomial(self) -> Tuple[int, int, int, int, int]:
+        """A's complete pairs counted as (LL, LD, DD+WL, WD, WW)."""
         return pentanomial_counts(self.pair_scores())
 
     @property
@@ -98,6 +99,7 @@ class MatchResult:
         return total
 
     def llr(self) -> Optional[float]:
+        """The SPRT's log-likelihood ratio of the pairs so far, or None when the match runs no SPRT."""
         return self.sprt.llr(self.pentanomial) if self.sprt else None
 
     def summary(self) -> str:
@@ -131,6 +133,8 @@ class MatchResult:
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
+        """The totals from A's side for JSON: W/D/L, score and Elo with their 95% intervals, the pair
+        counts and the SPRT decision; an infinite Elo (a clean sweep) is None."""
         w, d, l = self.wdl()
         est = self.estimate
         # JSON has no infinity: a clean sweep's Elo is None (null), as rosen strength writes it.

@@ -66,14 +66,17 @@ class Estimate:
 
     @property
     def elo(self) -> float:
+        """The score as a logistic Elo difference (+-inf for a score of 0 or 1)."""
         return elo_from_score(self.score)
 
     @property
     def elo_low(self) -> float:
+        """The interval's lower end in Elo (-inf when it is 0)."""
         return elo_from_score(self.low)
 
     @property
     def elo_high(self) -> float:
+        """The interval's upper end in Elo (+inf when it is 1)."""
         return elo_from_score(self.high)
 
 
@@ -145,10 +148,12 @@ class SPRT:
 
     @property
     def lower(self) -> float:
+        """Wald's lower LLR bound, log(beta / (1 - alpha)): at or below it H0 is accepted."""
         return math.log(self.beta / (1.0 - self.alpha))
 
     @property
     def upper(self) -> float:
+        """Wald's upper LLR bound, log((1 - beta) / alpha): at or above it H1 is accepted."""
         return math.log((1.0 - self.beta) / self.alpha)
 
     def llr(self, counts: Sequence[int]) -> float:
@@ -168,6 +173,7 @@ class SPRT:
         return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 
     def decide(self, counts: Sequence[int]) -> Optional[str]:
+        """'H1' or 'H0' once the LLR of the pentanomial ``counts`` reaches a bound, else None (keep playing)."""
         value = self.llr(counts)
         if value >= self.upper:
             return "H1"

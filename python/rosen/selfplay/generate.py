@@ -53,6 +53,7 @@ class SelfPlayBatch:
 
     @property
     def num_rows(self) -> int:
+        """How many rows the batch holds (the length of every column)."""
         return len(self.rows["game"])
 
     @classmethod
