@@ -237,3 +237,33 @@ def test_the_blend_weights_are_0_to_1_or_minus_1(field, bad):
     with pytest.raises(ValueError, match=rf"^{field}: expected 0\.\.1, or -1 for the default, got ") as info:
         rosen.SearchParams(**{field: bad})
     assert info.value.field == field
+
+
+def _choose_in_worker(agent, fen):
+    return str(agent.choose(rosen.Position(fen)))
+
+
+def test_evaluators_searchers_and_agents_pickle_into_worker_processes(evaluator):
+    # "cannot pickle 'rosen._core._Network' object": an evaluator, and so a searcher or an MCTS
+    # agent with or without one, could not be sent to a worker process (multiprocessing, a
+    # vectorised environment's opponent). Each pickles as a fresh object with the same settings.
+    pos = midgame()
+    again = pickle.loads(pickle.dumps(evaluator))
+    ours, theirs = evaluator.evaluate(pos), again.evaluate(pos)
+    assert all(np.array_equal(a, b) for a, b in zip(ours, theirs))
+    used = rosen.Searcher(iterations=800, seed=5, evaluator=evaluator)
+    used.search(pos)  # its tree stays behind: the copy searches as a new searcher does
+    copy, fresh = pickle.loads(pickle.dumps(used)).search(pos), rosen.Searcher(
+        iterations=800, seed=5, evaluator=evaluator).search(pos)
+    assert copy.best_move == fresh.best_move and copy.tree_size == fresh.tree_size
+    assert [m.visits for m in copy.moves] == [m.visits for m in fresh.moves]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rosen.agents import MCTSAgent
+
+    agent = MCTSAgent(iterations=300, seed=2, evaluator=evaluator)
+    expected = str(agent.choose(pos))
+    agent.reset()
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        assert pool.submit(_choose_in_worker, agent, pos.fen()).result(timeout=120) == expected

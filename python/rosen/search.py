@@ -309,6 +309,9 @@ class Searcher:
     the policy's favourite move), so a stop sent just before ``search()`` starts is never lost.
     Each search clears the request when it returns; ``clear_stop()`` withdraws one that no
     search has honoured yet. ``reset()`` forgets the trees (a new game).
+
+    A searcher pickles (e.g. into a worker process) as a fresh one with the same parameters and
+    network: its trees stay behind, so its next search is a new searcher's.
     """
 
     def __init__(self, params: Optional[SearchParams] = None, *, evaluator: Any = None, **kwargs: Any) -> None:
@@ -349,9 +352,17 @@ class Searcher:
         """Forget the trees, so that the next search starts from scratch."""
         self._searcher.reset()
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return _fresh_searcher, (self.params, self.evaluator)
+
     def __repr__(self) -> str:
         with_network = f", evaluator={self.evaluator!r}" if self.evaluator is not None else ""
         return f"Searcher({self.params!r}{with_network})"
+
+
+def _fresh_searcher(params: SearchParams, evaluator: Any) -> Searcher:
+    """What a pickled :class:`Searcher` loads as (``evaluator`` is keyword-only there)."""
+    return Searcher(params, evaluator=evaluator)
 
 
 #: The evaluator setting of rosen's own frontends (``rosen play``, ``rosen analyse``, ``rosen engine``'s

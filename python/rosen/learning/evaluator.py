@@ -39,7 +39,8 @@ class Evaluator:
     ``evaluate(positions, threads=1)`` runs in C++ with the GIL released and allocates nothing per
     position. It reads public facts only (R14: the pile order never changes a result), and each
     position is evaluated alone, so the result is the same for any batch split or thread count.
-    The same evaluator can guide searches: ``rosen.Searcher(evaluator=...)``.
+    The same evaluator can guide searches: ``rosen.Searcher(evaluator=...)``. It pickles as its
+    network's weights (e.g. into a worker process).
     """
 
     __slots__ = ("network", "_core")
@@ -67,6 +68,9 @@ class Evaluator:
         single = isinstance(positions, Position)
         out = Evaluation(*self._core.evaluate([positions] if single else positions, threads=threads))
         return Evaluation(*(a[0] for a in out)) if single else out
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return Evaluator, (self.network,)
 
     def __repr__(self) -> str:
         if self.network.source:
