@@ -198,6 +198,7 @@ def test_engine_spec_needs_a_command_and_a_budget():
     ("seed=1.5", "seed: expected an int, got float"), ("seed=-1", "seed: expected an int >= 0"),
     ("threads=abc", "threads: expected an int"), ("threads=0", "threads: expected 1..256"),
     ("iterations=0", "iterations: expected 1..9223372036854775807"),
+    ("strength=0", "strength: expected an int >= 1, got 0"), ("strength=x", "strength: expected an int"),
     ("time_ms=10000000000000", "time_ms: expected 1..1000000000"),  # once OverflowError in queue.get
 ])
 def test_engine_spec_values_are_checked_when_parsed(option, words):
@@ -238,3 +239,28 @@ def test_every_agent_names_a_position_that_is_none(spec):
     for bad in ("x", None, rosen.Position.new(1).fen()):
         with pytest.raises(rosen.ArgumentTypeError, match="position: expected a rosen.Position"):
             agent.choose(bad)
+
+
+def test_a_level_agent_plays_a_share_of_random_moves():
+    from rosen.agents import GreedyAgent, LevelAgent
+
+    positions = []
+    for seed in range(60):
+        pos = rosen.Position.new(seed)
+        for ply in range(seed % 20):
+            pos = pos.play(pos.legal_moves()[(ply * 7) % len(pos.legal_moves())])
+            if pos.is_terminal:
+                break
+        if not pos.is_terminal and len(pos.legal_moves()) > 2:
+            positions.append(pos.hide_pile_order())
+    greedy = GreedyAgent(seed=1)
+    wanted = [greedy.choose(p) for p in positions]
+    for level, low, high in ((1, 0.45, 0.95), (9, 0.0, 0.2), (20, 0.0, 0.0)):
+        agent = LevelAgent(GreedyAgent(seed=1), level, seed=3)
+        moves = [agent.choose(p) for p in positions]
+        assert all(p.is_legal(m) for p, m in zip(positions, moves))
+        share = sum(m != w for m, w in zip(moves, wanted)) / len(positions)
+        assert low <= share <= high, (level, share)
+    assert LevelAgent(greedy, 4).name == "greedy@level4"
+    with pytest.raises(rosen.InvalidArgumentError, match="level: expected 1..20, got 0"):
+        LevelAgent(greedy, 0)

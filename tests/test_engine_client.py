@@ -9,7 +9,7 @@ import pytest
 
 import rosen
 from engine_helpers import ENGINE_COMMAND, start_engine
-from rosen.agents import EngineAgent
+from rosen.agents import EngineAgent, parse_agent_spec
 from rosen.engine.client import EngineClient, EngineError
 
 
@@ -51,6 +51,20 @@ def test_a_positions_reshuffle_rule_reaches_the_engine():
         client.set_position(eager)  # and back: the next game's rule is sent too
         client.set_position(LAZY_EMPTY_PILE)
         assert client.query("position").endswith(" *")
+
+
+def test_an_engine_spec_sets_the_engines_strength():
+    # strength=N sets the Strength option: below 10 a level plays some moves its search did not
+    # choose (the analysis it reports is the search's).
+    off_pv = {}
+    for strength in (1, 20):
+        with parse_agent_spec(f"engine:command=rosen engine,iterations=40,strength={strength}").build(seed=1) as agent:
+            off_pv[strength] = 0
+            for seed in range(10):
+                pos = rosen.Position.new(seed)
+                move = agent.choose(pos)
+                off_pv[strength] += str(move) != agent.last_info.pv[0]
+    assert off_pv[1] >= 4 and off_pv[20] == 0
 
 
 def test_an_engine_agent_plays_a_lazy_game_by_its_rule():

@@ -11,7 +11,8 @@ from engine_helpers import InProcessEngine, LineSink, final_block, without_clock
 from rosen.engine.server import MAX_LINE_BYTES, Engine
 from rosen.engine.protocol import CandidateInfo, SearchInfo, parse_info
 from rosen.search import NODE_BYTES
-from rosen.engine.options import OPTIONS, strength_iterations
+from rosen.engine.options import OPTIONS
+from rosen.engine.strength import level_move, random_move_share, strength_iterations
 
 
 @pytest.fixture
@@ -216,6 +217,47 @@ def test_strength_levels_grow():
     caps = [strength_iterations(s) for s in range(1, 20)]
     assert caps == sorted(caps) and len(set(caps)) == 19
     assert strength_iterations(20) is None
+
+
+def test_levels_below_ten_play_a_share_of_random_moves():
+    # Capped searches alone gave no level a beginner could beat: Strength 1 (12 iterations with
+    # the network) won 99% against greedy and against random (docs/protocol.md).
+    shares = [random_move_share(s) for s in range(1, 21)]
+    assert shares[0] == 0.9 and shares[8] == pytest.approx(0.1) and shares[9:] == [0.0] * 11
+    assert shares == sorted(shares, reverse=True)
+    positions = []
+    for seed in range(40):
+        pos = rosen.Position.new(seed=seed)
+        for ply in range(8 * (seed % 5)):
+            pos = pos.play(pos.legal_moves()[ply % len(pos.legal_moves())])
+            if pos.is_terminal:
+                break
+        if not pos.is_terminal and len(pos.legal_moves()) > 1:
+            positions.append(pos)
+    assert len(positions) >= 30
+    for strength, low, high in ((1, 0.4, 0.95), (5, 0.15, 0.6), (9, 0.0, 0.25), (10, 0.0, 0.0), (20, 0.0, 0.0)):
+        best = [str(p.legal_moves()[0]) for p in positions]
+        chosen = [level_move(b, p, strength, seed=7) for b, p in zip(best, positions)]
+        assert all(p.is_legal(m) for m, p in zip(chosen, positions))
+        changed = sum(m != b for m, b in zip(chosen, best)) / len(positions)
+        assert low <= changed <= high, (strength, changed)
+        # reproducible, and R14: the pile's order does not enter the choice
+        assert chosen == [level_move(b, p.hide_pile_order(), strength, seed=7) for b, p in zip(best, positions)]
+    assert [level_move(b, p, 1, seed=7) for b, p in zip(best, positions)] != \
+        [level_move(b, p, 1, seed=8) for b, p in zip(best, positions)]
+
+
+def test_a_low_level_engine_plays_other_moves_than_its_search(eng):
+    played = {}
+    for strength in (1, 10):
+        eng.send(f"setoption name Strength value {strength}")
+        played[strength] = 0
+        for seed in range(12):
+            eng.send(f"position startpos seed {seed}")
+            block = final_block(eng.search("go nodes 40"))
+            pv_move = parse_info(block[0]).pv[0]
+            played[strength] += block[-1].split()[1] != pv_move
+    assert played[1] >= 6 and played[10] == 0
 
 
 def test_threads_two_still_plays_legal_moves(eng):

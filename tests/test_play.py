@@ -92,11 +92,21 @@ def test_typed_draw_card_is_refused(monkeypatch, capsys):
     (["--players", "3"], "--players"),
     (["--engine", "deep-blue"], "--engine"),
     (["--search-seed", "-1"], "--search-seed"),
+    (["--level", "0"], "--level: expected 1..20, got 0"), (["--level", "21"], "--level: expected 1..20, got 21"),
+    (["--level", "5", "--engine", "greedy"], "--level: only for the default engine"),
 ])
 def test_bad_arguments_exit_2_naming_the_option(argv, needle, monkeypatch, capsys):
     code, out = run_play(monkeypatch, capsys, argv, "quit\n")
     assert code == 2
     assert needle in out.err
+
+
+def test_a_level_weakens_the_default_engine(monkeypatch, capsys):
+    # The engine protocol's Strength levels for a person at the terminal: level 2 caps the search
+    # at 18 iterations and plays a random move in 8 of 10 turns.
+    code, out = run_play(monkeypatch, capsys, ["--level", "2", "--seed", "5"], script())
+    assert code == 0 and "Final score" in out.out
+    assert "against LevelAgent(MCTSAgent(iterations=18, evaluator=Evaluator('builtin')), level=2)" in out.out
 
 
 def test_against_mcts_with_hint(monkeypatch, capsys):

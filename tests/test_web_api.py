@@ -270,6 +270,26 @@ def test_a_record_names_a_team_of_a_person_and_the_engine_seat_by_seat(client):
     assert rosen.match.replay(record).fen(hide_pile_order=True) == g["position"]["fen"]
 
 
+def test_a_low_level_engine_plays_some_moves_its_search_did_not_choose(client):
+    # The engine protocol's Strength levels reach the page: below 10 the engine plays a random
+    # legal move in (10 - level) of 10 turns, and the level caps its iterations.
+    played = {}
+    for level in (1, 20):
+        g = new_game(client, seed=6, engine_seats=["r", "w"], iterations=300, level=level)
+        assert g["strength"]["level"] == level
+        assert g["strength"]["iterations"] == (12 if level == 1 else 300)
+        played[level] = 0
+        for _ in range(16):
+            g = client.post(f"/api/games/{g['id']}/engine").json()
+            search = g["last_search"]
+            if search is not None:
+                assert g["last_move"].split(":")[0] == search["played"]  # a draw is shown with its card
+                played[level] += search["played"] != search["best_move"]
+    assert played[1] >= 5 and played[20] == 0
+    for bad in (0, 21, "5"):
+        assert_error(client.post("/api/games", json={"level": bad}), 400, "level")
+
+
 def test_match_jsonl_records_load(client):
     records = [play_game(RandomAgent(1), RandomAgent(2), seed=s).to_json() for s in range(3)]
     text = "\n".join(json.dumps(r) for r in records)

@@ -173,3 +173,10 @@ def test_the_analysis_shows_the_rule_it_analyses_under(page):
     page.click("#new-deal")
     page.wait_for_function("(before) => state.an.view.fen !== before", arg=before)
     assert page.evaluate("state.an.view.reshuffle") == "lazy" and page.input_value("#an-reshuffle") == "lazy"
+
+
+def test_the_new_game_form_sends_the_engines_level(page):
+    page.evaluate("document.getElementById('new-game').open = true")
+    page.select_option("#level", "3")
+    start_game(page, seed=8)
+    assert page.evaluate("state.game.strength") == {"iterations": 27, "time_ms": None, "level": 3}

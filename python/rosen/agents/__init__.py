@@ -9,6 +9,7 @@
 ``alphabeta:...``      :class:`AlphaBetaAgent`: the 2024 thesis's alpha-beta (one draw sample)
 ``expectimax:...``     :class:`ExpectimaxAgent`: sound expectimax (every draw averaged; + evaluator=)
 (no spec)              :class:`HumanAgent`: a person at a terminal
+(no spec)              :class:`LevelAgent`: another agent weakened to a Strength level, for people
 =====================  ==============================================================
 
 Agents are handed positions whose pile order is hidden (R14); a plain ``draw`` they return is
@@ -23,10 +24,11 @@ from .base import Agent, DecisionStats
 from .classic import AlphaBetaAgent, ExpectimaxAgent
 from .engine import EngineAgent
 from .human import HumanAgent, QuitGame
+from .level import LevelAgent
 from .mcts import MCTSAgent
 from .net import NetAgent
 from .simple import GreedyAgent, RandomAgent
 from .spec import KINDS, AgentSpec, parse_agent, parse_agent_spec
 
 __all__ = ["Agent", "AgentSpec", "AlphaBetaAgent", "DecisionStats", "EngineAgent", "ExpectimaxAgent", "GreedyAgent",
-           "HumanAgent", "KINDS", "MCTSAgent", "NetAgent", "QuitGame", "RandomAgent", "parse_agent", "parse_agent_spec"]
+           "HumanAgent", "KINDS", "LevelAgent", "MCTSAgent", "NetAgent", "QuitGame", "RandomAgent", "parse_agent", "parse_agent_spec"]

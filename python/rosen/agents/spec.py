@@ -24,9 +24,10 @@ from .mcts import MCTSAgent
 from .net import NetAgent
 from .simple import GreedyAgent, RandomAgent
 
-#: Options an ``engine:`` spec takes: the command line, a budget per move, engine options, and
-#: ``timeout``: seconds the engine may stay silent beyond its search's own time (default 30).
-ENGINE_OPTIONS = ("command", "iterations", "time_ms", "threads", "seed", "timeout")
+#: Options an ``engine:`` spec takes: the command line, a budget per move, engine options
+#: (``threads``, ``seed``, ``strength``: the engine's Threads, Seed and Strength), and ``timeout``:
+#: seconds the engine may stay silent beyond its search's own time (default 30).
+ENGINE_OPTIONS = ("command", "iterations", "time_ms", "threads", "seed", "strength", "timeout")
 #: The kinds of agent and the options each takes (``mcts``: every field of rosen.SearchParams,
 #: and a network file to guide the search).
 KINDS: Dict[str, tuple] = {
@@ -143,7 +144,7 @@ def _check_engine_options(options: Dict[str, Any]) -> None:
     except ValueError as exc:  # an unbalanced quote
         raise _error(f"engine: command: cannot split {options['command']!r} into words ({exc})") from None
     for key, low, high in (("iterations", 1, MAX_NODES), ("time_ms", 1, MAX_MS), ("threads", 1, 256),
-                           ("seed", 0, None)):
+                           ("seed", 0, None), ("strength", 1, None)):
         if key in options:
             try:
                 check_int(key, options[key], low, high)
@@ -161,6 +162,8 @@ def _engine_agent(options: Dict[str, Any]) -> Agent:
     engine_options = {"Seed": options["seed"] % 2**31}
     if "threads" in options:
         engine_options["Threads"] = options["threads"]
+    if "strength" in options:  # rosen's levels are 1..20; another engine may refuse the value
+        engine_options["Strength"] = options["strength"]
     return EngineAgent(shlex.split(options["command"]), iterations=options.get("iterations"),
                        time_ms=options.get("time_ms"), options=engine_options, name=f"engine:{options['command']}",
                        timeout=float(options.get("timeout", 30.0)))

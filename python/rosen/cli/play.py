@@ -12,8 +12,9 @@ import sys
 from typing import Callable, Optional, TextIO
 
 from .._core import Move, Position
-from ..agents import Agent, HumanAgent, MCTSAgent, QuitGame, parse_agent_spec
-from ..errors import InvalidArgumentError
+from ..agents import Agent, HumanAgent, LevelAgent, MCTSAgent, QuitGame, parse_agent_spec
+from ..engine.strength import STRENGTH_MAX, strength_iterations
+from ..errors import InvalidArgumentError, check_int
 from ..match import play_game, replay
 from ..search import search
 from . import _args
@@ -30,16 +31,30 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine", metavar="SPEC",
                    help="the opponent as an agent spec, e.g. greedy or engine:command=...,iterations=2000 "
                         "(default: mcts with the budget and the evaluator above)")
+    p.add_argument("--level", type=int, default=STRENGTH_MAX,
+                   help=f"the default engine's level, 1..{STRENGTH_MAX} (default {STRENGTH_MAX}, full strength): as "
+                        "the engine protocol's Strength, below 20 it searches at most about 8 * 1.5**level "
+                        "iterations, and below 10 it plays a random move in (10 - level) of 10 turns")
     p.set_defaults(run=run)
 
 
 def make_engine(args: argparse.Namespace) -> Agent:
+    level = check_int("--level", args.level, 1, STRENGTH_MAX)
     if args.engine:
+        if level != STRENGTH_MAX:
+            raise InvalidArgumentError("--level: only for the default engine; an engine: spec takes strength=N",
+                                       "level")
         try:
             return parse_agent_spec(args.engine).build(args.search_seed)
         except ValueError as exc:
             raise InvalidArgumentError(f"--engine: {exc}", "engine") from None
-    return MCTSAgent(evaluator=_args.evaluator(args, args.players), **_args.search_params(args))
+    params = _args.search_params(args)
+    cap = strength_iterations(level)
+    if cap is None:
+        return MCTSAgent(evaluator=_args.evaluator(args, args.players), **params)
+    params["iterations"] = min(params.get("iterations") or cap, cap)
+    engine = MCTSAgent(evaluator=_args.evaluator(args, args.players), **params)
+    return LevelAgent(engine, level, seed=args.search_seed)
 
 
 def describe_analysis(position: Position, params: dict, *, top: int = 5) -> str:

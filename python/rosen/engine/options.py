@@ -13,6 +13,7 @@ from .. import _core
 from ..errors import InvalidArgumentError, restated
 from ..search import AUTO_EVALUATOR, NODE_BYTES, engine_evaluator
 from .protocol import printable
+from .strength import STRENGTH_MAX
 
 OptionValue = Union[int, str]
 
@@ -83,17 +84,6 @@ class StringOption:
 
 Option = Union[SpinOption, ComboOption, StringOption]
 
-#: Strength 1..19 caps every search at this many iterations; 20 is unlimited. Each step is about
-#: 1.5 times the iterations of the one below (12 at 1, 461 at 10, 17 735 at 19).
-STRENGTH_MAX = 20
-
-
-def strength_iterations(strength: int) -> Optional[int]:
-    """The iteration cap of a Strength level, or None for full strength (20)."""
-    if strength >= STRENGTH_MAX:
-        return None
-    return round(8 * 1.5 ** strength)
-
 
 OPTIONS: Tuple[Option, ...] = (
     SpinOption("Threads", 1, 1, 256, "search threads (root parallelism); 1 gives reproducible searches"),
@@ -104,7 +94,8 @@ OPTIONS: Tuple[Option, ...] = (
     SpinOption("MultiPV", 1, 1, 64, "candidate moves reported in 'info multipv' lines"),
     SpinOption("Hash", 32, 1, 16384, f"search tree memory in MiB ({NODE_BYTES} bytes a node)"),
     SpinOption("Strength", STRENGTH_MAX, 1, STRENGTH_MAX,
-               "1..19 cap every search at about 8 * 1.5**Strength iterations; 20 is full strength"),
+               "1..19 cap every search at about 8 * 1.5**Strength iterations, and below 10 play a random "
+               "legal move instead with probability (10 - Strength) / 10; 20 is full strength"),
     StringOption("EvalFile", AUTO_EVALUATOR,
                  "the network that guides the search (PUCT, network value at the leaves; docs/learning.md): "
                  "auto = the shipped network of the game (builtin with 2 players, builtin-team with 4), builtin, "

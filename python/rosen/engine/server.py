@@ -36,10 +36,10 @@ from .options import (
     eval_file_evaluator,
     find_option,
     hash_tree_size,
-    strength_iterations,
 )
 from .protocol import Limits, error_line, format_bestmove, parse_go, parse_position, printable
 from .search import SearchSnapshot, SlicedSearch
+from .strength import level_move, strength_iterations
 
 #: Iterations of a `go` that names no limit at all.
 DEFAULT_ITERATIONS = 20_000
@@ -291,7 +291,10 @@ class Engine:
             snapshot = searcher.run(position, limits, self._stop, progress)
             if limits.infinite:
                 self._stop.wait()  # `go infinite` answers only after `stop` (as in UCI)
-            self._finish(*snapshot.info_lines(multipv), format_bestmove(snapshot.best_move))
+            # The info lines are the search's; a level below full strength may play another move.
+            move = level_move(snapshot.best_move, position, int(self._options["Strength"]),
+                              int(self._options["Seed"]))
+            self._finish(*snapshot.info_lines(multipv), format_bestmove(move))
         except Exception as exc:  # noqa: BLE001 - the promised bestmove must come
             self._finish(_error_line(exc), format_bestmove(None))
 

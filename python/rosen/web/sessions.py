@@ -21,6 +21,7 @@ from .. import _json
 from .._core import Move, Position
 from ..engine.protocol import Limits
 from ..engine.search import SearchSnapshot, SlicedSearch
+from ..engine.strength import STRENGTH_MAX, level_move, strength_iterations
 from ..errors import InvalidArgumentError, RosenError, check_choice, check_int, check_players
 from ..search import AUTO_EVALUATOR, engine_evaluator
 from ..match.game import Dealer, GameRecord, replay
@@ -67,10 +68,15 @@ def _budget(iterations: Any, time_ms: Any, *, max_iterations: int, time_range: T
     return Limits(time_ms=check_int("time_ms", time_ms, *time_range))
 
 
-def strength_limits(iterations: Any = None, time_ms: Any = None) -> Limits:
-    """The engine's budget per move: ``iterations`` or ``time_ms`` (default 500 ms), checked."""
-    return _budget(iterations, time_ms, max_iterations=MAX_ITERATIONS, time_range=(MIN_TIME_MS, MAX_TIME_MS),
-                   no_time=lambda: Limits(time_ms=DEFAULT_TIME_MS))
+def strength_limits(iterations: Any = None, time_ms: Any = None, level: int = STRENGTH_MAX) -> Limits:
+    """The engine's budget per move: ``iterations`` or ``time_ms`` (default 500 ms), checked, and
+    capped at the iterations of a ``level`` below full strength (the engine protocol's Strength)."""
+    limits = _budget(iterations, time_ms, max_iterations=MAX_ITERATIONS, time_range=(MIN_TIME_MS, MAX_TIME_MS),
+                     no_time=lambda: Limits(time_ms=DEFAULT_TIME_MS))
+    cap = strength_iterations(level)
+    if cap is not None:
+        limits = Limits(iterations=min(limits.iterations or cap, cap), time_ms=limits.time_ms)
+    return limits
 
 
 def parse_position(fen: Any, reshuffle: Any = "eager") -> Position:
@@ -112,13 +118,14 @@ class GameSession:
     """One game: the true position, its public history, the engine's seats and strength."""
 
     def __init__(self, game_id: str, counter: SearchCounter, *, players: int, reshuffle: str, seed: int,
-                 engine_seats: List[str], limits: Limits, search_seed: int) -> None:
+                 engine_seats: List[str], limits: Limits, search_seed: int, level: int = STRENGTH_MAX) -> None:
         self.id = game_id
         self.players = players
         self.reshuffle = reshuffle
         self._seed = seed  # never sent to the page while the game runs: it would reveal the pile
         self.engine_seats = engine_seats
         self.limits = limits
+        self.level = level  # the engine protocol's Strength levels: below 10, some random moves
         self.position = Position.new(seed, players=players, reshuffle=reshuffle)
         self.moves: List[str] = []
         self.fens: List[str] = [self.position.fen(hide_pile_order=True)]
@@ -183,8 +190,9 @@ class GameSession:
                     snapshot = self._searcher.run(public, self.limits, self._move_stop)
                 finally:
                     self._counter.release()
-                move = snapshot.best_move
-                search = views.search_view(snapshot, public, done=True)
+                move = level_move(snapshot.best_move, public, self.level, self._search_seed)
+                # `played` is the move made: below level 10 it may be a random one, not `best_move`
+                search = dict(views.search_view(snapshot, public, done=True), played=move)
             if self._stop.is_set():
                 raise WebError(410, "engine: the game was closed", "engine")
             self._apply(move, red_winrate=search["red_winrate"] if search else None, search=search)
@@ -231,7 +239,7 @@ class GameSession:
             "id": self.id,
             "engine_seats": self.engine_seats,
             "engine_to_move": self.engine_to_move(position),
-            "strength": {"iterations": self.limits.iterations, "time_ms": self.limits.time_ms},
+            "strength": {"iterations": self.limits.iterations, "time_ms": self.limits.time_ms, "level": self.level},
             "position": views.position_view(position),
             "last_move": moves[-1] if moves else None,
             "last_search": last_search,
@@ -303,7 +311,7 @@ class Sessions:
 
     def new_game(self, body: Mapping[str, Any]) -> GameSession:
         """A game from the page's settings: players, reshuffle, seed, engine_seats, strength."""
-        known = {"players", "reshuffle", "seed", "engine_seats", "iterations", "time_ms", "search_seed"}
+        known = {"players", "reshuffle", "seed", "engine_seats", "iterations", "time_ms", "level", "search_seed"}
         for key in body:
             if key not in known:
                 raise InvalidArgumentError(f"{key}: unknown setting (known: {', '.join(sorted(known))})", str(key))
@@ -316,11 +324,12 @@ class Sessions:
             raise InvalidArgumentError("engine_seats: expected a list of seats", "engine_seats")
         for seat in engine_seats:
             check_choice("engine_seats", seat, views.seats(players))
-        limits = strength_limits(body.get("iterations"), body.get("time_ms"))
+        level = check_int("level", body.get("level", STRENGTH_MAX), 1, STRENGTH_MAX)
+        limits = strength_limits(body.get("iterations"), body.get("time_ms"), level)
         search_seed = check_int("search_seed", body.get("search_seed", 0), 0, 2**63 - 1)
         game = GameSession(secrets.token_hex(8), self.searches, players=players, reshuffle=reshuffle, seed=seed,
                            engine_seats=sorted(set(engine_seats), key=views.seats(players).index),
-                           limits=limits, search_seed=search_seed)
+                           limits=limits, search_seed=search_seed, level=level)
         with self._lock:
             self.games[game.id] = game
             while len(self.games) > self.max_games:

@@ -282,7 +282,8 @@ function renderGame() {
   else if (game.engine_to_move) setStatus(`Engine (${SEAT_NAME[p.turn]}) is thinking`, colour, true);
   else setStatus(`Your move: ${SEAT_NAME[p.turn]}`, colour);
   const s = game.last_search;
-  $("engine-line").textContent = s ? `engine: ${s.best_move}, win rate ${(100 * s.winrate).toFixed(1)}%, margin ${s.score >= 0 ? "+" : ""}${s.score.toFixed(1)}, ${s.iterations} iterations` : "";
+  const played = s && s.played && s.played !== s.best_move ? `${s.played} (a random move of its level; its search chose ${s.best_move})` : s && s.best_move;
+  $("engine-line").textContent = s ? `engine: ${played}, win rate ${(100 * s.winrate).toFixed(1)}%, margin ${s.score >= 0 ? "+" : ""}${s.score.toFixed(1)}, ${s.iterations} iterations` : "";
   drawGraph($("play-graph"), game.history.map((h) => h.red_winrate), game.history.length - 1);
   const link = $("record-link");
   link.hidden = !p.is_terminal;
@@ -301,6 +302,7 @@ async function newGame(event) {
     body.engine_seats = [...form.querySelectorAll("input[name=engine4]:checked")].map((i) => i.value);
   }
   body[form.budget.value] = parseInt(form.amount.value, 10);
+  body.level = parseInt(form.level.value, 10);
   showMessage("");
   try {
     if (state.game) api("DELETE", `/api/games/${state.game.id}`).catch(() => {});
