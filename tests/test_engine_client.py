@@ -53,6 +53,23 @@ def test_a_positions_reshuffle_rule_reaches_the_engine():
         assert client.query("position").endswith(" *")
 
 
+def test_the_client_follows_an_engines_declared_reshuffle_default(tmp_path):
+    # The client took every engine's Reshuffle default for eager: an engine whose default is lazy
+    # read an eager game's positions under its lazy rule.
+    log = tmp_path / "commands.txt"
+    engine = _engine("if words[0] == 'ugi': say('id name fake'); "
+                     "say('option name Reshuffle type combo default lazy var eager var lazy'); say('ugiok')\n"
+                     "if words[0] == 'isready': say('readyok')\n"
+                     f"open({str(log)!r}, 'a').write(' '.join(words[:5]) + chr(10))")
+    with EngineClient(engine, timeout=5) as client:
+        client.set_position(rosen.Position.new(3))
+        client.set_position(rosen.Position.new(4))  # told once
+        client.set_position(rosen.Position(LAZY_EMPTY_PILE, reshuffle="lazy"))
+    sent = [line.split()[0] + (" " + line.split()[-1] if line.startswith("setoption") else "")
+            for line in log.read_text().splitlines() if line.split()[0] in ("setoption", "position")]
+    assert sent == ["setoption eager", "position", "position", "setoption lazy", "position"]
+
+
 def test_an_engine_spec_sets_the_engines_strength():
     # strength=N sets the Strength option: below 10 a level plays some moves its search did not
     # choose (the analysis it reports is the search's).

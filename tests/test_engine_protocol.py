@@ -340,6 +340,20 @@ def test_position_during_a_search_is_for_the_next_go(eng):
     assert eng.send("query position") == ["response " + rosen.Position.new(8).fen(hide_pile_order=True)]
 
 
+def test_a_strength_set_during_a_search_is_for_the_next_go(eng):
+    # The level's random move was chosen with the options at the search's end, so a level set
+    # while a full-strength search ran changed the move that search played.
+    for seed in range(5):
+        eng.send("setoption name Strength value 20", f"position startpos seed {seed}")
+        start = len(eng.sink.lines)
+        eng.send("go infinite", "setoption name Strength value 1", "setoption name Seed value 9")
+        eng.send("stop")
+        eng.engine.wait(30)
+        block = final_block(eng.sink.lines[start:])
+        assert block[-1] == "bestmove " + parse_info(block[0]).pv[0]
+        eng.send("setoption name Seed value 0")
+
+
 def test_go_before_position_is_an_error_with_a_bestmove(eng):
     lines = eng.send("go nodes 10")
     assert len(error_lines(lines)) == 1 and "position" in lines[0]

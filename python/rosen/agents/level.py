@@ -5,7 +5,7 @@ from typing import Optional
 
 from .._core import Move, Position
 from ..engine.strength import STRENGTH_MAX, level_move
-from ..errors import check_int
+from ..errors import ArgumentTypeError, check_int
 from .base import Agent, DecisionStats
 
 
@@ -16,6 +16,9 @@ class LevelAgent:
     agent's budget to set (``rosen play --level`` does); this class adds only the random moves."""
 
     def __init__(self, agent: Agent, level: int, seed: int = 0) -> None:
+        if not isinstance(agent, Agent):
+            raise ArgumentTypeError(f"agent: expected an agent (rosen.agents.Agent), got {type(agent).__name__}",
+                                    "agent")
         self.agent = agent
         self.level = check_int("level", level, 1, STRENGTH_MAX)
         self.seed = check_int("seed", seed, 0)

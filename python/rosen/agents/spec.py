@@ -144,7 +144,7 @@ def _check_engine_options(options: Dict[str, Any]) -> None:
     except ValueError as exc:  # an unbalanced quote
         raise _error(f"engine: command: cannot split {options['command']!r} into words ({exc})") from None
     for key, low, high in (("iterations", 1, MAX_NODES), ("time_ms", 1, MAX_MS), ("threads", 1, 256),
-                           ("seed", 0, None), ("strength", 1, None)):
+                           ("seed", 0, None), ("strength", None, None)):  # each engine has its own levels
         if key in options:
             try:
                 check_int(key, options[key], low, high)
@@ -162,7 +162,7 @@ def _engine_agent(options: Dict[str, Any]) -> Agent:
     engine_options = {"Seed": options["seed"] % 2**31}
     if "threads" in options:
         engine_options["Threads"] = options["threads"]
-    if "strength" in options:  # rosen's levels are 1..20; another engine may refuse the value
+    if "strength" in options:  # rosen's levels are 1..20; the engine checks the value it is sent
         engine_options["Strength"] = options["strength"]
     return EngineAgent(shlex.split(options["command"]), iterations=options.get("iterations"),
                        time_ms=options.get("time_ms"), options=engine_options, name=f"engine:{options['command']}",

@@ -284,14 +284,18 @@ class EngineClient:
         self.sync()
 
     def _set_reshuffle(self, rule: str) -> None:
-        if rule == (self._reshuffle or "eager"):
-            return
-        if not any(name.lower() == "reshuffle" for name in self.options):
+        declared = next((line for name, line in self.options.items() if name.lower() == "reshuffle"), None)
+        if declared is None:
             if rule == "eager":  # an engine without the option plays R7's default rule
                 return
             raise EngineError(f"engine: {self.command[0]} declares no Reshuffle option, so it cannot play "
                               f"a game under the {rule} reshuffle rule (RULES.md R7)")
-        self.setoption("Reshuffle", rule)
+        current = self._reshuffle
+        if current is None:  # not set yet: the default the engine declared (`... default lazy ...`)
+            words = declared.lower().split()
+            current = words[words.index("default") + 1] if "default" in words[:-1] else None
+        if rule != current:
+            self.setoption("Reshuffle", rule)
 
     def query(self, what: str) -> str:
         """The engine's `response` to ``query <what>``."""

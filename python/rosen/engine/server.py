@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import BinaryIO, Callable, Dict, List, Optional, TextIO
+from typing import BinaryIO, Callable, Dict, List, Optional, TextIO, Tuple
 
 from .. import __version__
 from .._core import Position
@@ -253,7 +253,9 @@ class Engine:
         self._busy = True
         self._infinite = limits.infinite
         multipv = int(self._options["MultiPV"])
-        self._thread = threading.Thread(target=self._search_main, args=(searcher, position, limits, multipv),
+        # The level's move is the `go`'s too: a setoption during the search applies to the next one.
+        level = (int(self._options["Strength"]), int(self._options["Seed"]))
+        self._thread = threading.Thread(target=self._search_main, args=(searcher, position, limits, multipv, level),
                                         name="rosen-search", daemon=True)
         self._thread.start()
 
@@ -278,7 +280,8 @@ class Engine:
             self._searcher = SlicedSearch(threads=key[0], seed=key[1], max_tree_size=key[2], evaluator=key[3])
         return self._searcher
 
-    def _search_main(self, searcher: SlicedSearch, position: Position, limits: Limits, multipv: int) -> None:
+    def _search_main(self, searcher: SlicedSearch, position: Position, limits: Limits, multipv: int,
+                     level: Tuple[int, int]) -> None:
         last = [time.monotonic()]
 
         def progress(snapshot: SearchSnapshot) -> None:
@@ -292,8 +295,7 @@ class Engine:
             if limits.infinite:
                 self._stop.wait()  # `go infinite` answers only after `stop` (as in UCI)
             # The info lines are the search's; a level below full strength may play another move.
-            move = level_move(snapshot.best_move, position, int(self._options["Strength"]),
-                              int(self._options["Seed"]))
+            move = level_move(snapshot.best_move, position, *level)
             self._finish(*snapshot.info_lines(multipv), format_bestmove(move))
         except Exception as exc:  # noqa: BLE001 - the promised bestmove must come
             self._finish(_error_line(exc), format_bestmove(None))
