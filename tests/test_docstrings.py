@@ -1,10 +1,13 @@
 """Every public function, class, method and property of rosen has a docstring, because a user's
 ``help()`` (and an editor's hover) shows them: an undocumented name there says nothing at all.
 
-Public means named in a public module's ``__all__`` (a module whose dotted path has no part
-starting with ``_``), and, on such a class, a name not starting with ``_`` defined in the class
-itself. Every module is imported, the optional extras' ones too (CI installs every extra), so
-that none is skipped.
+Every public module (one whose dotted path has no part starting with ``_``) is checked. Its
+public names are those in its ``__all__``; a module without ``__all__`` has as public names the
+classes and functions it defines itself (whose ``__module__`` is the module's name) with a name
+not starting with ``_``. On each such class, the public members are the functions, properties,
+static methods and class methods it defines itself (not inherited) with a name not starting with
+``_``. Each of these must have a docstring (``inspect.getdoc`` is not None). Every module is
+imported, the optional extras' ones too (CI installs every extra), so that none is skipped.
 """
 from __future__ import annotations
 
@@ -29,6 +32,20 @@ def public_modules():
     return names
 
 
+def public_names(module):
+    """(name, object) of ``module``'s public names: those in its ``__all__``, or, if it has none,
+    the classes and functions it defines itself with a name not starting with ``_``."""
+    if hasattr(module, "__all__"):
+        for name in module.__all__:
+            yield name, getattr(module, name)
+        return
+    for name, value in vars(module).items():
+        if name.startswith("_"):
+            continue
+        if (inspect.isclass(value) or inspect.isfunction(value)) and value.__module__ == module.__name__:
+            yield name, value
+
+
 def public_members(cls):
     """(name, object) of the public functions, properties, static and class methods ``cls`` defines."""
     for name, value in vars(cls).items():
@@ -50,8 +67,7 @@ def test_every_public_callable_has_a_docstring():
     missing = set()
     for module_name in public_modules():
         module = importlib.import_module(module_name)
-        for name in getattr(module, "__all__", ()):
-            obj = getattr(module, name)
+        for name, obj in public_names(module):
             if inspect.isclass(obj):
                 where = f"{obj.__module__}.{obj.__qualname__}"
                 if inspect.getdoc(obj) is None:

@@ -18,6 +18,8 @@ _COMMANDS = [play, analyse, match, engine, serve, randomplay, selfplay, train, l
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``rosen`` argument parser with every subcommand; a parsed namespace's ``run`` is the chosen
+    command's ``run``."""
     parser = argparse.ArgumentParser(prog="rosen", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -39,6 +41,9 @@ def _plain_descriptions(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``rosen`` on ``argv`` (default: the command line) and return the exit status instead of exiting:
+    the command's own, argparse's (0 after ``--help``, 2 for a bad argument), 2 for a command's error
+    (one line on stderr), 130 after Ctrl-C, 1 when the reader of standard output went away."""
     try:
         parser = build_parser()
         args = parser.parse_args(argv)

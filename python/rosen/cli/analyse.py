@@ -16,6 +16,7 @@ from . import _args
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``analyse`` subcommand (alias ``analyze``) to ``sub``."""
     p = sub.add_parser("analyse", aliases=["analyze"], help="search a position and print the analysis",
                        description=__doc__)
     p.add_argument("--fen", metavar="POSITION", help="a RULES.md position line (default: a fresh deal, see --seed)")
@@ -31,6 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Search the ``--fen`` position (or a fresh deal) and print the analysis as text or ``--json``;
+    returns 0."""
     if args.fen is not None:
         pos = Position(args.fen, reshuffle=args.reshuffle)
         if args.players not in (None, pos.players):

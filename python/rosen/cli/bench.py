@@ -24,6 +24,7 @@ from ._paths import check_writable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``bench`` subcommand to ``sub``."""
     p = sub.add_parser("bench", help="measure a search over the position suite (depth, nps, solve rate)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("agent", nargs="?", default=None,
@@ -61,6 +62,8 @@ def _write(target: str, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Search the suite with each configuration and print (or write) the report, or with ``--signature``
+    print the engine's bench signature; returns 1 if any search failed, else 0."""
     if args.signature:
         # The signature is a fixed check of the engine; options of the suite report would be ignored.
         given = [f"--{name.replace('_', '-')}" for name in ("agent", "compare", "iterations", "time_ms", "suite",

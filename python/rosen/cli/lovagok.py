@@ -82,6 +82,8 @@ def _attempt_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_parser(subparsers) -> None:
+    """Add the ``lovagok`` subcommand, with its actions table, advise, p-beat, attack and tournament,
+    to ``subparsers``."""
     parser = subparsers.add_parser("lovagok", help="Lovagok dice odds (tables, advice, contests)")
     parser.set_defaults(run=run)
     sub = parser.add_subparsers(dest="lovagok_command", metavar="ACTION")

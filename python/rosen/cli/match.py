@@ -21,6 +21,7 @@ The SPRT is a pentanomial GSPRT (normal approximation) on logistic Elo."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``match`` subcommand to ``sub``."""
     p = sub.add_parser("match", help="play agent A against agent B and print W/D/L, Elo and intervals",
                        description=__doc__, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("a", metavar="A", help="agent A, e.g. mcts:iterations=1000")
@@ -51,6 +52,8 @@ def progress_bar(total_games: int, stream: TextIO = sys.stderr, width: int = 30)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play the match (until ``--sprt`` decides, if given; games to ``--jsonl``) and print its totals as
+    text or ``--json``; returns 0, also after a Ctrl-C, which ends it with the pairs played so far."""
     sprt = parse_sprt(args.sprt, alpha=args.alpha, beta=args.beta) if args.sprt else None
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     with contextlib.ExitStack() as stack:

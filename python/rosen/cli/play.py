@@ -21,6 +21,7 @@ from . import _args
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``play`` subcommand to ``sub``."""
     p = sub.add_parser("play", help="play against the engine in the terminal", description=__doc__,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--colour", "--color", dest="colour", choices=("red", "white"), default="red",
@@ -39,6 +40,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def make_engine(args: argparse.Namespace) -> Agent:
+    """The opponent: the ``--engine`` agent spec, else MCTS with the search options and ``--evaluator``,
+    capped by a :class:`rosen.agents.LevelAgent` below full ``--level``."""
     level = check_int("--level", args.level, 1, STRENGTH_MAX)
     if args.engine:
         if level != STRENGTH_MAX:
@@ -73,6 +76,8 @@ def describe_analysis(position: Position, params: dict, *, top: int = 5) -> str:
 
 
 def result_line(position: Position, human: str) -> str:
+    """The closing line of a finished game: the final scores of ``position`` and who won, said to the
+    person playing ``human`` (a colour)."""
     red, white = position.scores
     winner = position.winner
     if winner == "draw":
@@ -126,6 +131,7 @@ def play_session(args: argparse.Namespace, *, input_fn: Callable[[str], str] = i
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play one game against the engine in the terminal (:func:`play_session`); returns 0."""
     input_fn = getattr(args, "input_fn", None)
     if input_fn is None and getattr(sys.stdin, "errors", None) == "strict" and hasattr(sys.stdin, "reconfigure"):
         # Bytes that are not UTF-8 become U+FFFD in their own line: with strict decoding the

@@ -9,6 +9,7 @@ from . import _args
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``randomplay`` subcommand to ``sub``."""
     p = sub.add_parser("randomplay", help="play N seeded games of uniformly random legal moves and print statistics",
                        description=__doc__)
     p.add_argument("--games", type=int, default=100_000, help="number of games (default 100000)")
@@ -20,6 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play the random games and print their statistics as text or ``--json``; returns 0."""
     stats = random_play(args.games, args.seed, players=args.players, reshuffle=args.reshuffle, threads=args.threads)
     if args.json:
         print(json.dumps({"players": args.players, "reshuffle": args.reshuffle, "seed": args.seed,

@@ -22,6 +22,7 @@ from . import _args
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``selfplay`` subcommand, with its actions ``inspect`` and ``verify``, to ``sub``."""
     p = sub.add_parser("selfplay", help="play searched self-play games into training records (or inspect/verify them)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=200, help="number of games (default 200)")
@@ -93,6 +94,8 @@ class _Progress:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Write (or resume) the self-play run in ``--out`` and print a summary as text or ``--json``;
+    returns 0, or 130 after Ctrl-C (the finished shards are kept)."""
     if not args.out:
         raise ValueError("--out: expected the run directory to write (e.g. --out selfplay-run)")
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
@@ -150,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_inspect(args: argparse.Namespace) -> int:
+    """Print what a shard or run directory holds (schema, counts, result shares) as text or ``--json``;
+    returns 0."""
     info = describe(args.path)
     if args.json:
         print(json.dumps(info))
@@ -176,6 +181,8 @@ def run_inspect(args: argparse.Namespace) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    """Verify a run directory (every game replayed, every row and hash checked) and print the problems
+    found as text or ``--json``; returns 1 if there are any, else 0."""
     problems = verify_run(args.path)
     if args.json:
         print(json.dumps({"path": args.path, "ok": not problems, "problems": problems}))

@@ -21,6 +21,7 @@ _LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``serve`` subcommand to ``sub``."""
     p = sub.add_parser("serve", help="play and analyse in a web page (needs rosen[web])", description=__doc__)
     p.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
@@ -31,6 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Serve the web app on ``--host``:``--port`` until Ctrl-C, printing its address (and opening it with
+    ``--open``); returns 0."""
     if not 0 <= args.port <= 65535:
         raise InvalidArgumentError(f"port: expected 0..65535, got {args.port}", "port")
     if args.host not in _LOCAL_HOSTS and not args.allow_remote:

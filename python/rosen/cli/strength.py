@@ -23,6 +23,7 @@ from ._paths import check_writable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``strength`` subcommand to ``sub``."""
     p = sub.add_parser("strength", help="Elo against budget: a ladder of matches against an anchor",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("configs", nargs="*", default=None, metavar="CONFIG",
@@ -47,6 +48,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play (or resume) the ladder in ``--out`` and print its table, writing ``--json`` and ``--plot`` if
+    given; returns 0."""
     configs = args.configs or ["mcts"]
     kind = "time_ms" if args.time_ms else "iterations"
     budgets = parse_budgets(args.time_ms or args.iterations or "100,1000,10000", kind)

@@ -21,6 +21,7 @@ INSTALL = 'pip install "rosen[train]"'
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``train`` subcommand to ``sub``."""
     p = sub.add_parser("train", help="train a network (policy, value, margin) on self-play runs (needs rosen[train])",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", nargs="+", metavar="DIR", help="self-play run directories (rosen selfplay --out)")
@@ -65,6 +66,8 @@ def _missing(module: str, what: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Train a network on the ``--data`` runs, write it to ``--out`` (and ``--curves``, ``--plot``) and
+    print a summary; returns 0, or 2 when PyTorch (or, for ``--plot``, matplotlib) is missing."""
     try:  # torch is an optional dependency: never imported before here, and missing is said first
         from ..learning import train as training
         from ..learning.data import load_training_data

@@ -47,6 +47,7 @@ class BenchResult(NamedTuple):
 
     @property
     def nps(self) -> float:
+        """Iterations per second over the whole workload (0 if no time was measured)."""
         return iterations_per_second(self.iterations, self.seconds * 1000.0)
 
     def summary(self) -> str:

@@ -33,9 +33,11 @@ class SpinOption:
     help: str
 
     def ugi_line(self) -> str:
+        """The option's `option` line in the answer to `ugi`: type spin, default, min and max."""
         return f"option name {self.name} type spin default {self.default} min {self.minimum} max {self.maximum}"
 
     def parse(self, text: str) -> int:
+        """``text`` as a decimal integer in [minimum, maximum]; otherwise a ValueError naming the option."""
         try:
             value = int(text, 10)
         except ValueError:
@@ -55,10 +57,12 @@ class ComboOption:
     help: str
 
     def ugi_line(self) -> str:
+        """The option's `option` line in the answer to `ugi`: type combo, default and one ``var`` per choice."""
         return f"option name {self.name} type combo default {self.default} " + " ".join(
             f"var {c}" for c in self.choices)
 
     def parse(self, text: str) -> str:
+        """``text`` in lower case if it is one of the choices; otherwise a ValueError naming the option."""
         word = text.lower()
         if word not in self.choices:
             raise InvalidArgumentError(f"{self.name}: expected one of {', '.join(self.choices)}, got '{printable(text)}'",
@@ -76,9 +80,11 @@ class StringOption:
     help: str
 
     def ugi_line(self) -> str:
+        """The option's `option` line in the answer to `ugi`: type string, an empty default as ``<empty>``."""
         return f"option name {self.name} type string default {self.default or '<empty>'}"
 
     def parse(self, text: str) -> str:
+        """``text`` without surrounding whitespace, or ``""`` for blank text or ``<empty>``; never raises."""
         return "" if text.strip() in ("", "<empty>") else text.strip()
 
 

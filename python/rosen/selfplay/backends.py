@@ -65,6 +65,8 @@ class LocalBackend:
 
     def run(self, jobs: Iterable[ShardJob], on_progress: Optional[Progress] = None
             ) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
+        """Play the shards here, one after another (the agent's network read once), yielding each
+        ``(job, batch)`` as it is done."""
         jobs = list(jobs)
         network = agent_network(jobs[0].settings["agent"]) if jobs else None  # read once: one network a run
         for job in jobs:
@@ -157,6 +159,8 @@ class RayBackend:
 
     def run(self, jobs: Iterable[ShardJob], on_progress: Optional[Progress] = None
             ) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
+        """Play the shards as Ray tasks (:meth:`connect` first; a Ray started by this call is shut down at
+        its end), yielding each ``(job, batch)`` as its task finishes; ``on_progress`` is not called."""
         queue = list(jobs)
         if not queue:  # nothing to play: no Ray needed
             return

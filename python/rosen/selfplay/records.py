@@ -63,10 +63,12 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 
 def shard_name(index: int) -> str:
+    """The file name of shard ``index``'s rows: ``shard-00000.npz`` (at least five digits)."""
     return f"shard-{index:05d}.npz"
 
 
 def games_name(index: int) -> str:
+    """The file name of shard ``index``'s games: ``games-00000.jsonl`` (at least five digits)."""
     return f"games-{index:05d}.jsonl"
 
 

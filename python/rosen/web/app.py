@@ -55,10 +55,12 @@ class JSONResponse(_StarletteJSON):
     is escaped again instead of failing to encode as UTF-8 (a 500)."""
 
     def render(self, content: Any) -> bytes:
+        """``content`` as compact JSON in ASCII bytes (NaN and infinities raise ValueError)."""
         return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
 def error_response(status: int, message: str, field: Optional[str] = None) -> JSONResponse:
+    """The answer to a refused request: ``{"error": message, "field": field}`` with HTTP status ``status``."""
     return JSONResponse({"error": message, "field": field}, status_code=status)
 
 

@@ -31,6 +31,7 @@ def chromium_path() -> Optional[str]:
 
 
 def free_port() -> int:
+    """A TCP port of 127.0.0.1 that is free now (the system picks it; nothing keeps it free)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])

@@ -98,6 +98,7 @@ class SearchCounter:
         self._lock = threading.Lock()
 
     def acquire(self) -> None:
+        """Count one more running search; a 503 :class:`WebError` when ``limit`` searches already run."""
         with self._lock:
             if self.running >= self.limit:
                 raise WebError(503, f"busy: {self.running} searches are running (the limit is {self.limit}); "
@@ -105,6 +106,7 @@ class SearchCounter:
             self.running += 1
 
     def release(self) -> None:
+        """Count one running search as finished."""
         with self._lock:
             self.running -= 1
             self.finished += 1
@@ -296,6 +298,7 @@ class AnalysisSession:
 
     @property
     def stopped(self) -> bool:
+        """True once :meth:`stop` was called."""
         return self._stop.is_set()
 
 
@@ -338,6 +341,7 @@ class Sessions:
         return game
 
     def game(self, game_id: str) -> GameSession:
+        """The open game ``game_id``, now the most recently used; a 404 :class:`WebError` if there is none."""
         with self._lock:
             game = self.games.get(game_id)
             if game is None:
@@ -346,6 +350,7 @@ class Sessions:
             return game
 
     def close_game(self, game_id: str) -> None:
+        """Stop game ``game_id``'s search, if one runs, and drop the game; a 404 :class:`WebError` if there is none."""
         game = self.game(game_id)
         with self._lock:
             self.games.pop(game_id, None)
@@ -360,10 +365,12 @@ class Sessions:
         return analysis
 
     def forget_analysis(self, analysis: AnalysisSession) -> None:
+        """Drop ``analysis`` from the running analyses once it has ended (nothing if it is already gone)."""
         with self._lock:
             self.analyses.pop(analysis.id, None)
 
     def stop_analysis(self, analysis_id: str) -> None:
+        """Stop the running analysis ``analysis_id``; a 404 :class:`WebError` if there is none."""
         with self._lock:
             analysis = self.analyses.get(analysis_id)
         if analysis is None:
@@ -380,6 +387,7 @@ class Sessions:
             analysis.stop()
 
     def health(self) -> Dict[str, Any]:
+        """What ``/api/health`` reports: ok, open games, running analyses, and searches running and finished."""
         return {"ok": True, "games": len(self.games), "analyses": len(self.analyses),
                 "searches_running": self.searches.running, "searches_finished": self.searches.finished}
 
