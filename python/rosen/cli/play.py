@@ -40,8 +40,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def make_engine(args: argparse.Namespace) -> Agent:
-    """The opponent: the ``--engine`` agent spec, else MCTS with the search options and ``--evaluator``,
-    capped by a :class:`rosen.agents.LevelAgent` below full ``--level``."""
+    """The opponent: the ``--engine`` agent spec, else MCTS with the search options and ``--evaluator``;
+    below full ``--level`` its iterations are capped and a :class:`rosen.agents.LevelAgent` adds the
+    level's random moves."""
     level = check_int("--level", args.level, 1, STRENGTH_MAX)
     if args.engine:
         if level != STRENGTH_MAX:
