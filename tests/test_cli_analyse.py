@@ -13,6 +13,9 @@ def test_analyse_defaults_print_board_and_candidates(capsys):
     assert main(["analyse", "--iterations", "2000"]) == 0
     out = capsys.readouterr().out
     assert "a b c d e f g h i" in out and "best move" in out and "pv" in out
+    # each candidate with its line, as the README says (the text once had the lines in --json only)
+    rows = out.split("prior  line\n", 1)[1].strip().splitlines()
+    assert len(rows) == 5 and all(len(row.split()) >= 6 and row.split()[5] == row.split()[0] for row in rows)
     legal = {str(m) for m in rosen.Position.new(0).legal_moves()}
     best = out.split("best move", 1)[1].split()[0]
     assert best in legal
@@ -43,6 +46,9 @@ def test_analyse_json_is_deterministic_and_legal(capsys):
      "--players: the --fen position is a 2-player game, not 4"),
     (["analyse", "--fen", "9/9/9/9/9/9/9/9/9 e5 r1 NE2,W1,NW3 SE1,SE2,SW3 N1,NE1,S3 NE3,E2,NW2 2 2 2 2 - *",
       "--players", "2"], "--players: the --fen position is a 4-player game, not 2"),
+    # and --seed, the deal's, was dropped without a word beside --fen
+    (["analyse", "--fen", "9/9/9/9/9/9/9/9/9 e5 r N1,NE2,E3,S1,W2 S3,SW1,NW2,N3,E1 4 4 - *", "--seed", "3"],
+     "--seed: the seed of a fresh deal"),
 ])
 def test_analyse_bad_arguments(argv, needle, capsys):
     assert main(argv) == 2
@@ -78,4 +84,7 @@ def test_every_help_page_reads_as_plain_text():
     seen = list(pages(build_parser()))
     assert len(seen) > 12  # every command and the actions of selfplay and lovagok
     for parser in seen:
-        assert "``" not in parser.format_help(), parser.prog
+        text = parser.format_help()
+        assert "``" not in text and ":class:" not in text and ":func:" not in text, parser.prog  # roles too
+        if parser.prog == "rosen lovagok table":  # and every option says what it takes
+            assert "re-rolls after the first roll, 0..3 (default 2)" in text and "1..6 (default 6)" in text

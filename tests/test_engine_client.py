@@ -84,6 +84,18 @@ def test_an_engine_spec_sets_the_engines_strength():
     assert off_pv[1] >= 4 and off_pv[20] == 0
 
 
+def test_a_match_report_gives_no_speed_for_searches_too_short_to_time():
+    # An engine reports whole milliseconds; 0 ms of 1-iteration searches was printed as "nps 0".
+    import shlex
+
+    from rosen.match import run_match
+
+    spec = f"engine:command={shlex.join(ENGINE_COMMAND)},iterations=1"
+    result = run_match(spec, "random", games=2, seed=1)
+    line = next(x for x in result.summary().splitlines() if x.startswith("A search"))
+    assert " nps - (iterations/s)" in line and "1 iterations/move" in line
+
+
 def test_an_engine_agent_plays_a_lazy_game_by_its_rule():
     lazy = rosen.Position(LAZY_EMPTY_PILE, reshuffle="lazy")
     with EngineAgent(ENGINE_COMMAND, iterations=50) as agent:

@@ -24,8 +24,10 @@ class EngineAgent:
         self.iterations = None if iterations is None else check_int("iterations", iterations, 1)
         self.time_ms = None if time_ms is None else check_int("time_ms", time_ms, 1)
         self.client = EngineClient(command, options=options, timeout=timeout)
-        budget = f"iterations={iterations}" if iterations is not None else f"time_ms={time_ms}"
-        self.name = name or f"engine:{' '.join(self.client.command)}:{budget}"
+        budget = ",".join(f"{key}={value}" for key, value in (("iterations", iterations), ("time_ms", time_ms))
+                          if value is not None)
+        # by default the agent spec that makes this agent (`engine:command=...,iterations=N`)
+        self.name = name or f"engine:command={' '.join(self.client.command)},{budget}"
         self.last_stats: Optional[DecisionStats] = None
         self.last_info: Optional[Analysis] = None
 

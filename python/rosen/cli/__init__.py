@@ -7,6 +7,7 @@ the entry point (and what the tests call): a bad argument prints one line and re
 from __future__ import annotations
 
 import argparse
+import re
 import os
 import sys
 from typing import Optional, Sequence
@@ -30,10 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _plain_descriptions(parser: argparse.ArgumentParser) -> None:
-    """The descriptions are the modules' docstrings: their RST literals (````rosen````) read as
-    plain words in a terminal."""
+    """The descriptions are the modules' docstrings: their RST literals (````rosen````) and roles
+    (``:class:`rosen.agents.HumanAgent```) read as plain words in a terminal."""
     if parser.description:
-        parser.description = parser.description.replace("``", "")
+        parser.description = re.sub(r":(?:class|func|meth|mod|attr):`([^`]*)`", r"\1",
+                                    parser.description).replace("``", "")
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for child in action.choices.values():

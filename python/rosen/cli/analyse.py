@@ -26,21 +26,24 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     _args.add_threads(p, "search threads")
     p.add_argument("--multipv", type=int, default=5, help="candidate moves to list (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    # --players is the fresh deal's (2 by default); a --fen line has its own, which --players may
-    # only repeat.
-    p.set_defaults(run=run, players=None)
+    # --players and --seed are the fresh deal's (2 players, seed 0 by default); a --fen line has its
+    # own player count, which --players may only repeat, and no deal seed.
+    p.set_defaults(run=run, players=None, seed=None)
 
 
 def run(args: argparse.Namespace) -> int:
     """Search the ``--fen`` position (or a fresh deal) and print the analysis as text or ``--json``;
     returns 0."""
     if args.fen is not None:
+        if args.seed is not None:
+            raise InvalidArgumentError("--seed: the seed of a fresh deal; --fen gives the position (give one of "
+                                       "them)", "seed")
         pos = Position(args.fen, reshuffle=args.reshuffle)
         if args.players not in (None, pos.players):
             raise InvalidArgumentError(f"--players: the --fen position is a {pos.players}-player game, "
                                        f"not {args.players}", "players")
     else:
-        pos = Position.new(args.seed, players=args.players or 2, reshuffle=args.reshuffle)
+        pos = Position.new(args.seed or 0, players=args.players or 2, reshuffle=args.reshuffle)
     if args.multipv < 1:
         raise InvalidArgumentError(f"--multipv: expected a positive number, got {args.multipv}", "multipv")
     params = SearchParams(threads=args.threads, **_args.search_params(args))
@@ -67,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"search    {result.iterations} iterations, tree {result.tree_size} nodes, depth {result.depth:.1f} "
           f"(max {result.seldepth}), {result.nps:,.0f} iterations/s, {result.time_ms:.0f} ms, {guide}")
     print()
-    print("  move      visits  winrate   margin   prior")
+    print("  move      visits  winrate   margin   prior  line")
     for m in result.moves[:args.multipv]:
-        print(f"  {str(m.move):<8} {m.visits:>7}  {m.winrate:7.3f}  {m.score:+7.1f}  {m.prior:6.3f}")
+        print(f"  {str(m.move):<8} {m.visits:>7}  {m.winrate:7.3f}  {m.score:+7.1f}  {m.prior:6.3f}  "
+              f"{' '.join(str(x) for x in m.pv)}")
     return 0

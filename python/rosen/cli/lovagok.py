@@ -76,9 +76,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _attempt_options(p: argparse.ArgumentParser) -> None:
     """The options of a whole attempt, as p_beat takes them: re-rolls, dice at the start, dice cards."""
-    p.add_argument("--rerolls", type=int, default=lv.DEFAULT_REROLLS)
-    p.add_argument("--dice", type=int, default=lv.MAX_DICE)
-    p.add_argument("--dice-cards", default="", help="e.g. 3,5")
+    p.add_argument("--rerolls", type=int, default=lv.DEFAULT_REROLLS,
+                   help=f"re-rolls after the first roll, 0..{lv.MAX_REROLLS} (default {lv.DEFAULT_REROLLS})")
+    p.add_argument("--dice", type=int, default=lv.MAX_DICE,
+                   help=f"dice at the start, 1..{lv.MAX_DICE} (default {lv.MAX_DICE})")
+    p.add_argument("--dice-cards", default="", help="dice cards held, e.g. 3,5 (default none)")
 
 
 def add_parser(subparsers) -> None:
@@ -97,7 +99,8 @@ def add_parser(subparsers) -> None:
     p = sub.add_parser("advise", help="best keep after a roll, with every alternative")
     p.add_argument("target", help="combination to beat, e.g. 3332")
     p.add_argument("roll", help="dice showing, 6 = blank, e.g. 552366")
-    p.add_argument("--rerolls-left", type=int, default=lv.DEFAULT_REROLLS)
+    p.add_argument("--rerolls-left", type=int, default=lv.DEFAULT_REROLLS,
+                   help=f"re-rolls still allowed, 0..{lv.MAX_REROLLS} (default {lv.DEFAULT_REROLLS})")
     p.add_argument("--dice-cards", default="", help="e.g. 3,5")
     p.set_defaults(lovagok_action=_advise)
 

@@ -123,7 +123,9 @@ class MatchResult:
         for side, name in (("a", "A"), ("b", "B")):
             s = self.side_stats(side)
             if s.moves:
-                lines.append(f"{name} search  depth {s.mean_depth:.1f}  nps {s.nps:,.0f} (iterations/s)  "
+                # An engine reports whole milliseconds: searches too short to time have no speed.
+                nps = f"{s.nps:,.0f}" if s.time_ms > 0 else "-"
+                lines.append(f"{name} search  depth {s.mean_depth:.1f}  nps {nps} (iterations/s)  "
                              f"{s.time_ms / s.moves:.0f} ms/move  {s.iterations / s.moves:,.0f} iterations/move")
         if self.sprt:
             verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision"}[self.sprt_decision]
