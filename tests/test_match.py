@@ -286,6 +286,14 @@ def test_match_command_json_and_sprt(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["sprt"] == "H1" and data["games"] < 2000
     assert data["wins"] + data["draws"] + data["losses"] == data["games"]
+    test = data["sprt_test"]  # the state the text shows (LLR and bounds) is in the JSON too
+    assert test["llr"] >= test["upper"] > 0 > test["lower"] and (test["elo0"], test["elo1"]) == (0, 30)
+    # an SPRT still undecided: "sprt" is null and "sprt_test" says how far it got
+    assert main(["match", "greedy", "random", "--games", "4", "--sprt", "0,30", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sprt"] is None and data["sprt_test"]["lower"] < data["sprt_test"]["llr"] < data["sprt_test"]["upper"]
+    assert main(["match", "greedy", "random", "--games", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sprt_test"] is None
     assert main(["match", "greedy", "random", "--games", "2000", "--sprt", "0,30"]) == 0
     assert "pentanomial GSPRT" in capsys.readouterr().out
 

@@ -136,15 +136,19 @@ class MatchResult:
 
     def to_dict(self) -> dict:
         """The totals from A's side for JSON: W/D/L, score and Elo with their 95% intervals, the pair
-        counts and the SPRT decision; an infinite Elo (a clean sweep) is None."""
+        counts, the SPRT decision (``sprt``: "H1", "H0" or None) and, when a test ran, its state
+        (``sprt_test``: the bounds, the hypotheses and the LLR); an infinite Elo (a clean sweep) is None."""
         w, d, l = self.wdl()
         est = self.estimate
+        test = None if self.sprt is None else {
+            "elo0": self.sprt.elo0, "elo1": self.sprt.elo1, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
+            "llr": self.llr(), "lower": self.sprt.lower, "upper": self.sprt.upper}
         # JSON has no infinity: a clean sweep's Elo is None (null), as rosen strength writes it.
         return _json.finite({"a": self.a, "b": self.b, "seed": self.seed, "games": len(self.games), "wins": w,
                              "draws": d, "losses": l, "score": est.score, "score_low": est.low,
                              "score_high": est.high, "elo": est.elo, "elo_low": est.elo_low,
                              "elo_high": est.elo_high, "pentanomial": list(self.pentanomial),
-                             "sprt": self.sprt_decision})
+                             "sprt": self.sprt_decision, "sprt_test": test})
 
     def __repr__(self) -> str:
         w, d, l = self.wdl()
