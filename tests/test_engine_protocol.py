@@ -354,6 +354,32 @@ def test_a_strength_set_during_a_search_is_for_the_next_go(eng):
         eng.send("setoption name Seed value 0")
 
 
+def test_a_clock_below_zero_still_gets_a_move(eng):
+    # A frontend's clock reads below zero after an overstep: that was refused, and the `go`
+    # answered `bestmove (none)`; it is a move on no time left.
+    legal = {str(m) for m in rosen.Position.new(3).legal_moves()}
+    for clock in ("p1time -5 p2time 1000", "p1time 1000 p2time -1 p1inc -3 p2inc 5"):
+        eng.send("position startpos seed 3")
+        lines = eng.search("go " + clock)
+        assert not error_lines(lines) and lines[-1].split()[1] in legal, (clock, lines[-1])
+
+
+def test_a_short_clock_after_a_long_search_drops_the_tree_instead_of_moving_it(eng):
+    # The engine moved its kept tree to the new position before its time began to count against
+    # the search, and that cannot be stopped: seconds with a big tree, a loss on time.
+    eng.send("position startpos seed 4")
+    first = final_block(eng.search("go nodes 60000"))
+    best = first[-1].split()[1]
+    eng.send(f"position startpos seed 4 moves {best}")
+    short = parse_info(final_block(eng.search("go p1time 5 p2time 5"))[0])
+    assert short.tree_size < 20_000  # a fresh tree: the kept one (about 200 000 nodes) was dropped
+    eng.send("position startpos seed 4")
+    eng.search("go nodes 60000")
+    eng.send(f"position startpos seed 4 moves {best}")
+    long = parse_info(final_block(eng.search("go movetime 3000 nodes 100"))[0])
+    assert long.tree_size > 100_000  # time enough to move it: kept
+
+
 def test_go_before_position_is_an_error_with_a_bestmove(eng):
     lines = eng.send("go nodes 10")
     assert len(error_lines(lines)) == 1 and "position" in lines[0]

@@ -41,6 +41,32 @@ def test_unrelated_position_and_reset_start_afresh():
     assert s.search(rosen.Position.new(seed=5)).reused_visits == 0
 
 
+def test_a_tree_too_big_to_move_within_the_time_budget_is_dropped():
+    # Moving a kept tree to a new root takes tens of nanoseconds a node and cannot be stopped: a
+    # clock's few milliseconds after a long search kept millions of nodes took seconds (the engine
+    # lost on time). A tree that could take more than half the budget to move now starts afresh.
+    pos = rosen.Position.new(seed=4).hide_pile_order()
+    after = pos.play(pos.legal_moves()[0])
+    after = after.play(after.legal_moves()[0])
+
+    def grown(time_ms):
+        s = rosen.Searcher(iterations=0, time_ms=time_ms, seed=1)
+        s._searcher.search(pos, iterations=100_000, time_ms=0, stream=0)  # about 300 000 nodes
+        return s
+
+    assert grown(1).search(after).reused_visits == 0  # 1 ms: dropped
+    assert grown(5_000).search(after).reused_visits > 0  # kept when there is time to move it
+    assert grown(1).search(pos).reused_visits > 0  # the same root moves nothing: always kept
+    # by iterations alone the tree is always kept, whatever its size
+    s = rosen.Searcher(iterations=10, seed=1)
+    s._searcher.search(pos, iterations=100_000, time_ms=0, stream=0)
+    assert s.search(after).reused_visits > 0
+    # a stop already waiting: the search returns at once, with no tree to move first
+    s = grown(5_000)
+    s.stop()
+    assert s.search(after).reused_visits == 0
+
+
 def test_reuse_gives_the_same_tree_as_a_longer_search_would_keep():
     # Reused statistics are those of the subtree: searching a position twice with 1000 each
     # has the same root visits as one fresh search of 2000 iterations.

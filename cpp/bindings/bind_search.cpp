@@ -176,7 +176,10 @@ void bind_search(py::module_& m) {
         .def("stop", &Searcher::stop, "End the running search, or else the next one, at once (see mcts.h).")
         .def("clear_stop", &Searcher::clear_stop, "Withdraw a stop that no search has honoured yet.")
         .def_property_readonly("stop_requested", &Searcher::stop_requested)
-        .def("reset", &Searcher::reset, py::call_guard<py::gil_scoped_release>(), "Forget the trees.");
+        .def("reset", &Searcher::reset, py::call_guard<py::gil_scoped_release>(), "Forget the trees.")
+        .def("limit_reuse", &Searcher::limit_reuse, py::arg("time_ms"),
+             "The next search keeps its trees only if moving them to a new root takes at most half of time_ms "
+             "(0: no limit); an engine searching a move in slices gives the move's whole budget.");
     rosen::bindings::refuse_uninitialised<SearchResult>();
     rosen::bindings::refuse_uninitialised<Searcher>();
 }

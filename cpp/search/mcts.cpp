@@ -19,6 +19,14 @@ using Clock = std::chrono::steady_clock;
 // a time budget is kept to well under a millisecond.
 constexpr uint64_t kClockEvery = 8;
 
+// Moving a kept tree to a new root (Tree::reroot) walks and compacts it: about 40 to 70 ns a node
+// of the old tree measured, taken as 100, and it cannot be interrupted. Under a time budget a
+// tree whose move could take more than this share of it is dropped instead (a fresh tree costs
+// nothing to start): a clock's allotment of a few milliseconds after a long search kept millions
+// of nodes once took seconds (lost on time). A search by iterations alone always keeps its tree.
+constexpr double kRerootNsPerNode = 100.0;
+constexpr double kRerootShare = 0.5;
+
 double mover_view(double red_value, int colour) { return colour == kRed ? red_value : 1.0 - red_value; }
 double mover_margin(double red_margin, int colour) { return colour == kRed ? red_margin : -red_margin; }
 
@@ -59,7 +67,13 @@ void Searcher::set_root_noise(const float* noise, int count, float fraction) {
 }
 
 SearchResult Searcher::search(const Position& position) {
+    limit_reuse(params_.time_ms);
     return search(position, params_.iterations, params_.time_ms, 0);
+}
+
+void Searcher::limit_reuse(uint64_t time_ms) {
+    std::lock_guard<std::mutex> lock(searching_);
+    reuse_budget_ms_ = time_ms;
 }
 
 SearchResult Searcher::search(const Position& position, uint64_t iterations, uint64_t time_ms, uint64_t stream) {
@@ -82,9 +96,22 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
     params.minimax_weight = minimax_weight_of(params_, network_ != nullptr, root.players());
     params.minimax_values = minimax_values_of(params_, network_ != nullptr, root.players());
     params.network_value_weight = network_value_weight_of(params_, root.players());
+    // Keep the trees, unless moving them to a new root costs more than the budget allows, or a
+    // stop is already waiting (the search returns at once: no reason to move them first).
+    const uint64_t reuse_budget_ms = reuse_budget_ms_;
+    reuse_budget_ms_ = 0;
+    bool keep = rooted_;
+    if (keep && !same_public_state(trees_[0]->root_position(), root)) {
+        uint64_t nodes = 0;
+        for (const auto& tree : trees_) nodes += tree->size();
+        const double cost_ms = double(nodes) * kRerootNsPerNode * 1e-6;
+        if (stop_.load(std::memory_order_relaxed) ||
+            (reuse_budget_ms && cost_ms > double(reuse_budget_ms) * kRerootShare))
+            keep = false;
+    }
     uint64_t reused = 0;
     for (auto& tree : trees_) {
-        if (!rooted_ || !tree->reroot(root)) tree->reset(root);
+        if (!keep || !tree->reroot(root)) tree->reset(root);
         tree->prepare_root(params);
         if (noise_count) tree->mix_root_priors(root_noise_, root_noise_fraction_);
         reused += tree->root().visits;

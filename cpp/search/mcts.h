@@ -75,6 +75,11 @@ public:
     bool stop_requested() const { return stop_.load(std::memory_order_relaxed); }
     // Forget the trees (e.g. a new game).
     void reset();
+    // The next search moves its kept trees to a new root only if that takes at most half of
+    // `time_ms` (estimated from their size; 0: no limit); else it starts afresh. search(position)
+    // sets it from the parameters' time budget; an engine that searches a move in slices calls
+    // it with the move's whole budget before the first.
+    void limit_reuse(uint64_t time_ms);
     // Self-play exploration (AlphaZero's Dirichlet noise at the root): the next search only mixes
     // noise[k] into the prior of the k-th root move (legal_moves order; count must be their number,
     // else that search throws ArgumentError "noise"): prior = (1 - fraction) * prior + fraction *
@@ -96,6 +101,7 @@ private:
     std::vector<std::unique_ptr<Tree>> trees_;
     std::unique_ptr<classic::Expectimax> solver_;  // made at the first solve; its table kept like the trees
     bool rooted_ = false;
+    uint64_t reuse_budget_ms_ = 0;  // limit_reuse's, for the next search only
     std::atomic<bool> stop_{false};
     std::mutex searching_;
     float root_noise_[12] = {};  // set_root_noise: one search's root noise (12 = MoveList's room)

@@ -206,15 +206,16 @@ def parse_bestmove(line: str) -> Optional[str]:
 
 # --- command arguments -------------------------------------------------------------------------
 
-def _int_arg(command: str, name: str, text: Optional[str], low: int, high: int) -> int:
+def _int_arg(command: str, name: str, text: Optional[str], low: Optional[int], high: Optional[int]) -> int:
     if text is None:
         raise _error(command, f"{name} needs a value", name)
     try:
         value = int(text, 10)
     except ValueError:
         raise _error(command, f"{name}: expected an integer, got '{printable(text)}'", name) from None
-    if not low <= value <= high:
-        raise _error(command, f"{name}: expected {low}..{high}, got {value}", name)
+    if (low is not None and value < low) or (high is not None and value > high):
+        expected = f"at most {high}" if low is None else f"at least {low}" if high is None else f"{low}..{high}"
+        raise _error(command, f"{name}: expected {expected}, got {value}", name)
     return value
 
 
@@ -318,6 +319,7 @@ class GoArgs:
 
 _GO_NUMBERS = {"nodes": (1, MAX_NODES), "movetime": (1, MAX_MS), "p1time": (0, MAX_MS), "p2time": (0, MAX_MS),
                "p1inc": (0, MAX_MS), "p2inc": (0, MAX_MS)}
+_CLOCK_NUMBERS = ("p1time", "p2time", "p1inc", "p2inc")
 
 
 def parse_go(args: Sequence[str]) -> GoArgs:
@@ -336,7 +338,13 @@ def parse_go(args: Sequence[str]) -> GoArgs:
             raise _error("go", f"unknown argument '{printable(args[i])}' "
                                "(expected nodes, movetime, p1time, p2time, p1inc, p2inc, infinite)")
         low, high = _GO_NUMBERS[name]
-        values[name] = _int_arg("go", name, args[i + 1] if i + 1 < len(args) else None, low, high)
+        text = args[i + 1] if i + 1 < len(args) else None
+        if name in _CLOCK_NUMBERS:
+            # A clock is what the frontend's clock shows, below zero after an overstep: still a
+            # move to play, on no time left (0). Above the range it is refused as any number is.
+            values[name] = max(_int_arg("go", name, text, None, high), low)
+        else:
+            values[name] = _int_arg("go", name, text, low, high)
         i += 2
     if ("p1time" in values) != ("p2time" in values):
         raise _error("go", "p1time and p2time come together", "p1time")

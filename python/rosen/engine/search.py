@@ -24,6 +24,9 @@ from .protocol import CandidateInfo, Limits, SearchInfo
 ITERATION_SLICE = 2048
 #: Milliseconds per slice of a clock or `infinite` search.
 TIME_SLICE_MS = 100
+#: A search until `stop` moves its kept tree to a new position only if that takes at most half of
+#: this (the time it cannot be stopped: about half a million nodes).
+INFINITE_REUSE_MS = 100
 
 
 @dataclass(frozen=True)
@@ -53,15 +56,24 @@ class SlicedSearch:
         self._core = _core._Searcher(params.as_dict(), network=evaluator._core if evaluator is not None else None)
 
     def run(self, position: Position, limits: Limits, stop: threading.Event,
-            progress: Callable[[SearchSnapshot], None] = lambda s: None) -> SearchSnapshot:
+            progress: Callable[[SearchSnapshot], None] = lambda s: None,
+            started: Optional[float] = None) -> SearchSnapshot:
         """Search until a limit is reached or ``stop`` is set; ``progress`` sees every slice.
+        ``started`` (``time.monotonic()``) is when the move's time began, if before this call.
 
         At least one slice runs, so a search stopped at once still returns a legal move.
         """
         # ``stop`` is the authority here; an interrupt left over from the last `go` must not
         # end this one's first slice.
         self._core.clear_stop()
-        start = time.monotonic()
+        # Moving the kept tree to a new position cannot be interrupted: it may take at most half
+        # of the move's time (a search until `stop`: of INFINITE_REUSE_MS); by iterations alone
+        # the tree is always kept.
+        if limits.time_ms is not None:
+            self._core.limit_reuse(limits.time_ms)
+        elif limits.iterations is None:
+            self._core.limit_reuse(INFINITE_REUSE_MS)
+        start = time.monotonic() if started is None else started
         deadline = start + limits.time_ms / 1000.0 if limits.time_ms is not None else None
         done, depth_sum, seldepth, stream = 0, 0.0, 0, 0
         snapshot = None

@@ -234,6 +234,7 @@ class Engine:
         self._send(f"response {_answer(position, what)}".rstrip())  # no legal move: just "response"
 
     def _go(self, args: List[str]) -> None:
+        started = time.monotonic()  # the move's time runs from here: loading a network counts too
         try:
             go = parse_go(args)
             position = self._position
@@ -255,7 +256,8 @@ class Engine:
         multipv = int(self._options["MultiPV"])
         # The level's move is the `go`'s too: a setoption during the search applies to the next one.
         level = (int(self._options["Strength"]), int(self._options["Seed"]))
-        self._thread = threading.Thread(target=self._search_main, args=(searcher, position, limits, multipv, level),
+        self._thread = threading.Thread(target=self._search_main,
+                                        args=(searcher, position, limits, multipv, level, started),
                                         name="rosen-search", daemon=True)
         self._thread.start()
 
@@ -281,7 +283,7 @@ class Engine:
         return self._searcher
 
     def _search_main(self, searcher: SlicedSearch, position: Position, limits: Limits, multipv: int,
-                     level: Tuple[int, int]) -> None:
+                     level: Tuple[int, int], started: float) -> None:
         last = [time.monotonic()]
 
         def progress(snapshot: SearchSnapshot) -> None:
@@ -291,7 +293,7 @@ class Engine:
                 self._send(*snapshot.info_lines(multipv))
 
         try:
-            snapshot = searcher.run(position, limits, self._stop, progress)
+            snapshot = searcher.run(position, limits, self._stop, progress, started=started)
             if limits.infinite:
                 self._stop.wait()  # `go infinite` answers only after `stop` (as in UCI)
             # The info lines are the search's; a level below full strength may play another move.
