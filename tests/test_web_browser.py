@@ -59,8 +59,11 @@ def start_game(page, seed: int, iterations: int = 50) -> None:
     page.fill("#seed", str(seed))
     page.select_option("#budget", "iterations")
     page.fill("#amount", str(iterations))
+    # Wait for this game, not the one the page had: the page's own first game once passed the wait
+    # while this one was on its way, and a test's click then landed on the new game's hand.
+    old = page.evaluate("state.game && state.game.id")
     page.click("#start")
-    page.wait_for_function("() => state.game && !state.busy && !state.looping")
+    page.wait_for_function("(old) => state.game && state.game.id !== old && !state.busy && !state.looping", arg=old)
 
 
 def idle(page) -> None:
@@ -180,3 +183,32 @@ def test_the_new_game_form_sends_the_engines_level(page):
     page.select_option("#level", "3")
     start_game(page, seed=8)
     assert page.evaluate("state.game.strength") == {"iterations": 27, "time_ms": None, "level": 3}
+
+
+def test_a_late_answer_to_an_earlier_new_game_is_dropped(page):
+    # Two New game requests in flight: the first one's late answer replaced the second's game.
+    page.evaluate("""() => {
+        const real = api;
+        let first = true;
+        window.api = async (method, path, body) => {
+            if (method === "POST" && path === "/api/games" && first) {
+                first = false;
+                await new Promise((r) => setTimeout(r, 500));
+            }
+            return real(method, path, body);
+        };
+    }""")
+    page.wait_for_function("() => state.game && !state.busy && !state.looping")
+    before = page.evaluate("fetch('/api/health').then(r => r.json())")["games"]  # the page's own game too
+    page.evaluate("document.getElementById('new-game').open = true")
+    page.fill("#seed", "11")
+    page.evaluate("() => { newGame(); }")  # answered late
+    page.fill("#seed", "12")
+    page.evaluate("() => { newGame(); }")
+    page.wait_for_timeout(1000)
+    page.wait_for_function("() => state.game && !state.busy && !state.looping")
+    import rosen
+
+    assert page.evaluate("state.game.position.fen") == rosen.Position.new(12).fen(hide_pile_order=True)
+    # the page's first game and the late one are deleted: one game more, one less
+    page.wait_for_function("(n) => fetch('/api/health').then(r => r.json()).then(h => h.games === n)", arg=before)

@@ -14,6 +14,7 @@ const SEAT_NAME = { r: "Red", w: "White", r1: "Red 1", w1: "White 1", r2: "Red 2
 const state = {
   tab: "play",
   game: null,          // the game's JSON view (GET /api/games/{id})
+  gameRequest: 0,      // the latest new-game request: an earlier one's late answer is dropped
   hero: false,         // the hero toggle
   busy: false,         // a request of the play tab is in flight
   shownBoard: null,    // the board last drawn, to animate new tokens
@@ -304,9 +305,15 @@ async function newGame(event) {
   body[form.budget.value] = parseInt(form.amount.value, 10);
   body.level = parseInt(form.level.value, 10);
   showMessage("");
+  const request = ++state.gameRequest;
   try {
     if (state.game) api("DELETE", `/api/games/${state.game.id}`).catch(() => {});
-    state.game = await api("POST", "/api/games", body);
+    const game = await api("POST", "/api/games", body);
+    if (request !== state.gameRequest) {  // a later New game (or the page's first) was asked for meanwhile
+      api("DELETE", `/api/games/${game.id}`).catch(() => {});
+      return;
+    }
+    state.game = game;
     state.hero = false;
     state.shownBoard = null;
     $("new-game").open = false;
@@ -320,7 +327,9 @@ async function playMove(move) {
   if (!game || state.busy) return;
   state.busy = true;
   try {
-    state.game = await api("POST", `/api/games/${game.id}/move`, { move });
+    const answer = await api("POST", `/api/games/${game.id}/move`, { move });
+    if (!state.game || state.game.id !== game.id) return;  // another game started meanwhile
+    state.game = answer;
     state.hero = false;
     showMessage("");
   } catch (e) {
