@@ -13,22 +13,15 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import pkgutil
 
-import rosen
+from package_modules import all_modules
 
 
 def public_modules():
     """The dotted names of rosen's public modules, each one imported (an import error fails)."""
-    def fail(name):
-        raise ImportError(f"cannot import {name}")
-
-    names = ["rosen"]  # the package itself: walk_packages yields only what is below it
-    for info in pkgutil.walk_packages(rosen.__path__, prefix="rosen.", onerror=fail):
-        if any(part.startswith("_") for part in info.name.split(".")):
-            continue
-        importlib.import_module(info.name)
-        names.append(info.name)
+    names = [name for name in all_modules() if not any(part.startswith("_") for part in name.split("."))]
+    for name in names:
+        importlib.import_module(name)
     return names
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import doctest
 import importlib
-import pkgutil
 import re
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import rosen
+from package_modules import all_modules
 
 PACKAGE = Path(rosen.__file__).parent
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -77,14 +77,6 @@ def test_import_rosen_stays_small_and_light():
     loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
     assert loaded == {"rosen", "rosen._core", "rosen._core.lovagok", "rosen.encoding", "rosen.errors",
                       "rosen.randomplay", "rosen.search", "rosen.territory"}
-
-
-def all_modules():
-    names = ["rosen"]
-    for info in pkgutil.walk_packages([str(PACKAGE)], prefix="rosen."):
-        if not info.name.startswith("rosen._core") and info.name != "rosen.__main__":  # __main__ runs the CLI
-            names.append(info.name)
-    return names
 
 
 @pytest.mark.parametrize("name", all_modules())
