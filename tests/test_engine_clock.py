@@ -11,7 +11,7 @@ import pytest
 import rosen
 from rosen.agents import MCTSAgent
 from rosen.match import play_game
-from rosen.engine.clock import allocate_time, limits_for, moves_left
+from rosen.engine.clock import allocate_time, decisions_left, limits_for
 from rosen.engine.protocol import GoArgs, parse_go
 
 OVERHEAD_MS = 3  # what a frontend loses per move to the pipe and the engine's own bookkeeping
@@ -60,8 +60,10 @@ def test_the_clock_never_runs_out_and_most_of_it_is_used(players, base_ms, inc_m
             used.append(sum(spent[side]) / (base_ms + inc_ms * moves - OVERHEAD_MS * moves))
     # Sensibly spent: most of the clock goes into thinking, not into what is left at the end. A game
     # that R9 ends early (no one can act) leaves time unused, which no allocation can foresee.
-    assert sum(used) / len(used) >= 0.7, used
-    assert min(used) >= 0.4, used
+    # 4 players: with every turn of a team counted as a decision (forced draws and passes too,
+    # about two turns in five) about 72% was spent; counting the turns with a choice, 83-89%.
+    assert sum(used) / len(used) >= 0.8, used
+    assert min(used) >= 0.6, used
 
 
 def test_time_per_move_is_spread_over_the_game():
@@ -73,12 +75,12 @@ def test_time_per_move_is_spread_over_the_game():
     assert max(spent["red"]) < 60_000 / 10
 
 
-def test_moves_left_follows_the_supply():
+def test_decisions_left_follow_the_supply():
     start = rosen.Position.new(1)
-    assert moves_left(start) == 63  # 1.21 * 52 tokens, rounded up
-    assert moves_left(rosen.Position.new(1, players=4)) == 70  # a team: 1.34 * 52
+    assert decisions_left(start) == 49  # 0.94 * 52 tokens, rounded up
+    assert decisions_left(rosen.Position.new(1, players=4)) == 37  # a team: 0.70 * 52
     late = rosen.Position("9/rwrwrwrwr/wrwrwrwrw/rwrwrwrwr/wrwrwrwrw/rwrwrwrwr/9/9/9 e5 r N1 S1 4 4 - *")
-    assert late.supply == 7 and moves_left(late) == 9
+    assert late.supply == 7 and decisions_left(late) == 7
 
 
 def test_a_single_legal_move_takes_no_time():
@@ -100,12 +102,12 @@ def _positions():
 def test_limits_combine_clock_movetime_nodes_and_strength():
     start = rosen.Position.new(2)
     clock = limits_for(parse_go(["p1time", "63000", "p2time", "5"]), start, None, 20_000)
-    assert clock.time_ms == 63_000 // (63 + 2) and clock.iterations is None
+    assert clock.time_ms == 63_000 // (49 + 2) and clock.iterations is None
     both = limits_for(parse_go(["p1time", "63000", "p2time", "5", "movetime", "100"]), start, 500, 20_000)
     assert both.time_ms == 100 and both.iterations == 500
     white = start.play(start.legal_moves()[0])  # White's clock now (51 tokens left)
     assert limits_for(parse_go(["p1time", "63000", "p2time", "6400", "p2inc", "40"]), white, None, 20_000).time_ms == \
-        int(6400 / (moves_left(white) + 2) + 0.75 * 40)
+        int(6400 / (decisions_left(white) + 2) + 0.75 * 40)
     bare = limits_for(GoArgs(), start, None, 20_000)
     assert bare.iterations == 20_000 and bare.time_ms is None and not bare.infinite
     assert limits_for(GoArgs(infinite=True), start, None, 20_000).iterations is None

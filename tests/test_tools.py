@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import rosen
+
 TOOLS = Path(__file__).resolve().parents[1] / "tools"
 
 
@@ -149,3 +151,23 @@ def test_the_speed_and_screenshot_tools_refuse_bad_arguments_at_once(capsys, mon
     assert shots.main(["--out", "/nonexistent/never-made"]) == 2
     assert "no Chromium found: set $ROSEN_CHROMIUM" in capsys.readouterr().err
     assert shots.DOCS_IMG == TOOLS.parent / "docs" / "img"
+
+
+def test_clock_model_measures_the_ratio_and_the_clocks(capsys):
+    # The figures of rosen.engine.clock come from this tool: a decision is a turn with a choice,
+    # counted for its own side only, and the simulated clocks never run out.
+    model = load("clock_model")
+    start = rosen.Position.new(3)
+    reply = start.play(start.legal_moves()[0])
+    assert len(start.legal_moves()) > 1 and len(reply.legal_moves()) > 1
+    # Red, White, Red: Red has two decisions left at the first, White one at the second.
+    after = reply.play(reply.legal_moves()[0])
+    assert model.decisions_against_supply([start, reply, after]) == [(52, 2), (51, 1), (after.supply, 1)]
+    assert model.main(["--players", "4", "--games", "2", "--iterations", "20", "--per-token", "1.34"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("4 players, 2 games at 20 iterations: ") and "simulated below: 1.34" in out
+    assert out.count("spent on average") == len(model.CLOCKS) and "lowest clock -" not in out
+    assert model.clock.DECISIONS_PER_TOKEN == {2: 0.94, 4: 0.70}  # the simulation restores the ratio
+    exits_2(model.main, ["--games", "0"])
+    exits_2(model.main, ["--per-token", "0"])
+    assert "--per-token: expected 0 < ratio <= 10, got 0.0" in capsys.readouterr().err

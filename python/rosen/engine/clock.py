@@ -2,13 +2,16 @@
 
 A Rosenkönig game is about 120 plies, and how far it has to run is written on the board: almost
 every move of a side places a token, draws a card to place one later, or flips one, so the
-moves a side has left are about proportional to the tokens left in the supply. From searched
-self-play games (rosen's search against itself, 2 and 4 players) a side to move has, on average,
-about ``1.21 * supply`` decisions left in the 2-player game, and a team about ``1.34 * supply``
-in the 4-player game (a team shares one clock, p1 = the Red team).
+decisions a side has left are about proportional to the tokens left in the supply. A decision
+is a turn with a choice; a turn with one legal move (a forced draw, play or pass: about one turn
+in five with 2 players, two in five with 4) takes a millisecond and needs no share. In games of
+the engine's own search against itself (the shipped networks, 1000 iterations a move; measured
+by tools/clock_model.py) a side to move has, on average, about ``0.94 * supply`` decisions left
+in the 2-player game, and a team about ``0.70 * supply`` in the 4-player game (a team shares one
+clock, p1 = the Red team).
 
-The engine spends ``remaining / (moves left + 2)`` plus three quarters of the increment on a
-move: the same share of what is left for each move still to come, with two moves in reserve
+The engine spends ``remaining / (decisions left + 2)`` plus three quarters of the increment on
+a move: the same share of what is left for each decision still to come, with two in reserve
 because a game can run longer than average. Never more than half of what is left, never less
 than a millisecond, and a millisecond when there is only one legal move. A side whose
 expectation was too low (a long game) still gets time on every move, a shrinking share of a
@@ -22,18 +25,19 @@ from typing import Optional
 from .._core import Position
 from .protocol import GoArgs, Limits
 
-#: Decisions left per token in the supply, for the clock's owner: a player (2 players) or a team (4).
-MOVES_PER_TOKEN = {2: 1.21, 4: 1.34}
-#: Moves held in reserve beyond the expectation.
-RESERVE_MOVES = 2
+#: Decisions (turns with more than one legal move) left per token in the supply, for the clock's
+#: owner: a player (2 players) or a team (4).
+DECISIONS_PER_TOKEN = {2: 0.94, 4: 0.70}
+#: Decisions held in reserve beyond the expectation.
+RESERVE_DECISIONS = 2
 #: The share of the increment spent on the move it comes with.
 INCREMENT_SHARE = 0.75
 
 
-def moves_left(position: Position) -> int:
-    """The decisions the side to move (its team, with 4 players) is expected to have left, this
-    one included."""
-    return max(1, math.ceil(MOVES_PER_TOKEN[position.players] * position.supply))
+def decisions_left(position: Position) -> int:
+    """The decisions (turns with a choice) the side to move (its team, with 4 players) is
+    expected to have left, this one included."""
+    return max(1, math.ceil(DECISIONS_PER_TOKEN[position.players] * position.supply))
 
 
 def allocate_time(remaining_ms: int, increment_ms: int, position: Position) -> int:
@@ -43,7 +47,7 @@ def allocate_time(remaining_ms: int, increment_ms: int, position: Position) -> i
         return 1
     if len(position.legal_moves()) <= 1:
         return 1  # nothing to choose: keep the time for later
-    share = remaining_ms / (moves_left(position) + RESERVE_MOVES) + INCREMENT_SHARE * increment_ms
+    share = remaining_ms / (decisions_left(position) + RESERVE_DECISIONS) + INCREMENT_SHARE * increment_ms
     return max(1, min(int(share), remaining_ms // 2))
 
 
