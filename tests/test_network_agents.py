@@ -64,6 +64,26 @@ def test_mcts_spec_with_an_evaluator(net_path):
     assert [(m.move, m.visits) for m in agent.last_result.moves] == [(m.move, m.visits) for m in direct.moves]
 
 
+@pytest.mark.parametrize("players, network", [(2, "builtin"), (4, "builtin-team")])
+def test_mcts_spec_with_the_auto_evaluator_searches_the_games_shipped_network(players, network):
+    # "auto", as rosen play / analyse / engine / serve take it: the shipped network of the game the
+    # agent is asked to play, known only at its first move (a spec is written before the game).
+    spec = parse_agent_spec("mcts:evaluator=Auto,iterations=150")
+    assert spec.options["evaluator"] == "Auto" and parse_agent_spec(str(spec)) == spec
+    auto, explicit = spec.build(seed=9), parse_agent_spec(f"mcts:evaluator={network},iterations=150").build(seed=9)
+    pos = rosen.Position.new(4, players=players)
+    for _ in range(3):
+        move = auto.choose(pos)
+        assert move == explicit.choose(pos)
+        assert [(m.move, m.visits) for m in auto.last_result.moves] == \
+            [(m.move, m.visits) for m in explicit.last_result.moves]
+        pos = pos.play(move)
+    other = rosen.Position.new(4, players=6 - players)  # the same agent in the other game
+    assert auto.choose(other) in other.legal_moves()
+    with pytest.raises(ValueError, match="^agent: expectimax: evaluator: cannot read network file 'auto'"):
+        parse_agent_spec("expectimax:evaluator=auto,depth=2")  # expectimax takes builtin or a file: "auto" is mcts's
+
+
 @pytest.mark.parametrize("text, message", [
     ("net", "net: expected path=<network file>"),
     ("net:path=/nonexistent/x.npz", "net: path: cannot read network file"),  # once "path: path:"

@@ -16,7 +16,7 @@ from ..engine.client import check_timeout
 from ..engine.protocol import MAX_MS, MAX_NODES
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_int, restated
 from ..search import PARAMS as SEARCH_PARAMS
-from ..search import SearchParams
+from ..search import AUTO_EVALUATOR, SearchParams
 from .base import Agent
 from .classic import AlphaBetaAgent, ExpectimaxAgent
 from .engine import EngineAgent
@@ -85,7 +85,7 @@ class AgentSpec:
             except ValueError as exc:
                 raise _error(f"mcts: {exc}") from None
         for key in TEXT_OPTIONS:
-            if key in self.options:  # the network file is read and checked now as well
+            if key in self.options and not self._auto_network(key):  # a network file is read and checked now
                 _check_network(self.kind, key, self.options[key])
         if self.kind == "net" and "path" not in self.options:
             raise _error("net: expected path=<network file>, e.g. net:path=nets/latest.npz")
@@ -101,6 +101,11 @@ class AgentSpec:
             if "iterations" not in self.options and "time_ms" not in self.options:
                 raise _error("engine: give iterations=N or time_ms=MS (or both)")
             _check_engine_options(self.options)
+
+    def _auto_network(self, key: str) -> bool:
+        """``mcts:evaluator=auto``: the game's shipped network, chosen when the game is known."""
+        value = self.options[key]
+        return self.kind == "mcts" and key == "evaluator" and isinstance(value, str) and value.lower() == AUTO_EVALUATOR
 
     def build(self, seed: int = 0) -> Agent:
         """A new agent for one game; ``seed`` is used unless the spec fixes its own."""
