@@ -11,7 +11,7 @@ import pytest
 import rosen
 from rosen.agents import MCTSAgent
 from rosen.match import play_game
-from rosen.engine.clock import allocate_time, decisions_left, limits_for
+from rosen.engine.clock import MOVE_OVERHEAD_MS, allocate_time, decisions_left, limits_for, turns_left
 from rosen.engine.protocol import GoArgs, parse_go
 
 OVERHEAD_MS = 3  # what a frontend loses per move to the pipe and the engine's own bookkeeping
@@ -31,15 +31,16 @@ def searched_game(seed: int, players: int) -> tuple:
     return tuple(positions)
 
 
-def simulated_game(seed: int, players: int, base_ms: int, inc_ms: int):
-    """A searched game in which each side's clock pays what allocate_time allots. Returns, per
-    clock (red, white), the spends and the lowest the clock went."""
+def simulated_game(seed: int, players: int, base_ms: int, inc_ms: int, option_ms: int = OVERHEAD_MS):
+    """A searched game in which each side's clock pays what allocate_time allots (told that a turn
+    loses ``option_ms``, the MoveOverhead option) and OVERHEAD_MS more. Returns, per clock (red,
+    white), the spends and the lowest the clock went."""
     clocks = {"red": base_ms, "white": base_ms}
     spent = {"red": [], "white": []}
     lowest = dict(clocks)
     for position in searched_game(seed, players)[:-1]:
         side = position.colour_to_move
-        budget = allocate_time(clocks[side], inc_ms, position)
+        budget = allocate_time(clocks[side], inc_ms, position, option_ms)
         assert 1 <= budget <= max(1, clocks[side] // 2)
         clocks[side] -= budget + OVERHEAD_MS
         lowest[side] = min(lowest[side], clocks[side])
@@ -64,6 +65,29 @@ def test_the_clock_never_runs_out_and_most_of_it_is_used(players, base_ms, inc_m
     # about two turns in five) about 72% was spent; counting the turns with a choice, 83-89%.
     assert sum(used) / len(used) >= 0.8, used
     assert min(used) >= 0.6, used
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_move_overhead_keeps_a_short_clock_from_running_out(players):
+    # A whole game on one or half a second: told nothing of the 3 ms each turn loses (MoveOverhead
+    # 0), the shares run the clock out; told it (3, or the default 10), no clock does.
+    for base_ms in (1_000, 500):
+        told = [min(simulated_game(seed, players, base_ms, 0, option)[1].values()) for seed in range(6)
+                for option in (OVERHEAD_MS, MOVE_OVERHEAD_MS)]
+        assert min(told) > 0, (base_ms, told)
+    untold = [min(simulated_game(seed, players, 500, 0, 0)[1].values()) for seed in range(6)]
+    assert min(untold) < 0, untold
+
+
+def test_move_overhead_is_kept_back_for_every_turn_to_come_less_the_unspent_increment():
+    start = rosen.Position.new(2)
+    shares = decisions_left(start) + 2
+    assert turns_left(start) == 63  # 1.21 * 52 tokens, forced turns too
+    assert allocate_time(60_000, 0, start, 0) == int((60_000 - 1 * 65) / shares)  # every turn takes 1 ms
+    assert allocate_time(60_000, 0, start, 10) == int((60_000 - 11 * 65) / shares)
+    # An increment pays for the overhead: a quarter of it is never shared out.
+    assert allocate_time(60_000, 100, start, 10) == int(60_000 / shares + 75)
+    assert allocate_time(60_000, 20, start, 10) == int((60_000 - 6 * 65) / shares + 15)
 
 
 def test_time_per_move_is_spread_over_the_game():
@@ -101,13 +125,15 @@ def _positions():
 
 def test_limits_combine_clock_movetime_nodes_and_strength():
     start = rosen.Position.new(2)
-    clock = limits_for(parse_go(["p1time", "63000", "p2time", "5"]), start, None, 20_000)
-    assert clock.time_ms == 63_000 // (49 + 2) and clock.iterations is None
+    clock = limits_for(parse_go(["p1time", "63000", "p2time", "5"]), start, None, 20_000, 0)
+    assert clock.time_ms == int((63_000 - (63 + 2)) / (49 + 2)) and clock.iterations is None  # 1 ms a turn kept
+    assert limits_for(parse_go(["p1time", "63000", "p2time", "5"]), start, None, 20_000).time_ms == \
+        allocate_time(63_000, 0, start, MOVE_OVERHEAD_MS) < clock.time_ms
     both = limits_for(parse_go(["p1time", "63000", "p2time", "5", "movetime", "100"]), start, 500, 20_000)
     assert both.time_ms == 100 and both.iterations == 500
     white = start.play(start.legal_moves()[0])  # White's clock now (51 tokens left)
     assert limits_for(parse_go(["p1time", "63000", "p2time", "6400", "p2inc", "40"]), white, None, 20_000).time_ms == \
-        int(6400 / (decisions_left(white) + 2) + 0.75 * 40)
+        int((6400 - (10 + 1 - 10) * (turns_left(white) + 2)) / (decisions_left(white) + 2) + 0.75 * 40)
     bare = limits_for(GoArgs(), start, None, 20_000)
     assert bare.iterations == 20_000 and bare.time_ms is None and not bare.infinite
     assert limits_for(GoArgs(infinite=True), start, None, 20_000).iterations is None

@@ -21,7 +21,8 @@ def client():
 
 def test_handshake(client):
     assert client.id["name"].startswith("rosen ")
-    assert set(client.options) == {"Threads", "Seed", "Reshuffle", "MultiPV", "Hash", "Strength", "EvalFile"}
+    assert set(client.options) == {"Threads", "Seed", "Reshuffle", "MultiPV", "Hash", "Strength", "MoveOverhead",
+                                   "EvalFile"}
 
 
 def test_whole_two_player_game_through_the_pipe(client):

@@ -364,6 +364,17 @@ def test_a_clock_below_zero_still_gets_a_move(eng):
         assert not error_lines(lines) and lines[-1].split()[1] in legal, (clock, lines[-1])
 
 
+def test_move_overhead_is_kept_back_from_the_clock(eng):
+    # 3 s for the game: MoveOverhead 0 shares out all but a millisecond a turn (57 ms for this
+    # move); MoveOverhead 5000 keeps the whole clock back for the turns to come (1 ms).
+    searched = {}
+    for overhead in (0, 5000):
+        eng.send(f"setoption name MoveOverhead value {overhead}", "uginewgame", "position startpos seed 3")
+        assert eng.engine.option("MoveOverhead") == overhead
+        searched[overhead] = parse_info(final_block(eng.search("go p1time 3000 p2time 3000"))[0]).iterations
+    assert searched[5000] * 5 < searched[0], searched
+
+
 def test_a_short_clock_after_a_long_search_drops_the_tree_instead_of_moving_it(eng):
     # The engine moved its kept tree to the new position before its time began to count against
     # the search, and that cannot be stopped: seconds with a big tree, a loss on time.
@@ -409,7 +420,8 @@ def test_bad_go_arguments_name_the_field(eng, line, field):
     ("setoption name Threads value many", "Threads"), ("setoption name MultiPV value 65", "MultiPV"),
     ("setoption name Reshuffle value sometimes", "Reshuffle"), ("setoption name Seed value -1", "Seed"),
     ("setoption Threads 2", "setoption"), ("setoption name Hash", "setoption"),
-    ("setoption name Strength value 21", "Strength"),
+    ("setoption name Strength value 21", "Strength"), ("setoption name MoveOverhead value -1", "MoveOverhead"),
+    ("setoption name MoveOverhead value 5001", "MoveOverhead"),
 ])
 def test_bad_options_are_refused_and_change_nothing(eng, line, field):
     before = {o.name: eng.engine.option(o.name) for o in OPTIONS}

@@ -4,8 +4,10 @@ engine's own search against itself, and how much of a simulated clock the alloca
 A decision is a turn with more than one legal move (a forced turn takes a millisecond). For each
 decision of a game, the decisions its side (its team, with 4 players) still has, this one
 included, are set against the supply; the fit through the origin is the ratio the clock module
-uses (DECISIONS_PER_TOKEN). Then every game is replayed on simulated clocks, each move costing
-what allocate_time allots plus a fixed overhead, as tests/test_engine_clock.py does.
+uses (DECISIONS_PER_TOKEN); the same fit over every turn, forced ones too, is TURNS_PER_TOKEN.
+Then every game is replayed on simulated clocks, each move costing what allocate_time allots
+(with the MoveOverhead option at its default) plus 3 ms lost outside the search, as
+tests/test_engine_clock.py does.
 
     python tools/clock_model.py --players 2      # 60 games at 1000 iterations: about 4 minutes
     python tools/clock_model.py --players 4
@@ -22,7 +24,7 @@ from rosen.agents import parse_agent
 from rosen.engine import clock
 from rosen.match import play_game
 
-CLOCKS = ((60_000, 0), (10_000, 0), (20_000, 200), (3_000, 50))  # (base ms, increment ms)
+CLOCKS = ((60_000, 0), (10_000, 0), (20_000, 200), (3_000, 50), (1_000, 0))  # (base ms, increment ms)
 OVERHEAD_MS = 3
 
 
@@ -58,6 +60,12 @@ def decisions_against_supply(positions: list) -> list:
     return rows
 
 
+def turns_against_supply(positions: list) -> list:
+    """(supply, turns its side has left, forced ones too) at each turn of one game."""
+    return [(p.supply, sum(1 for q in positions[i:] if q.colour_to_move == p.colour_to_move))
+            for i, p in enumerate(positions)]
+
+
 def clock_use(positions: list, base_ms: int, inc_ms: int, per_token: float) -> tuple:
     """The share of each side's clock the allocation spent with ``per_token`` decisions a token,
     and the lowest either clock went."""
@@ -76,7 +84,7 @@ def _clock_use(positions: list, base_ms: int, inc_ms: int) -> tuple:
     lowest = base_ms
     for position in positions:
         side = position.colour_to_move
-        budget = clock.allocate_time(clocks[side], inc_ms, position)
+        budget = clock.allocate_time(clocks[side], inc_ms, position, clock.MOVE_OVERHEAD_MS)
         clocks[side] -= budget + OVERHEAD_MS
         lowest = min(lowest, clocks[side])
         clocks[side] += inc_ms
@@ -101,9 +109,12 @@ def main(argv=None) -> int:
     games = [game_positions(args.players, args.iterations, args.seed + g) for g in range(args.games)]
     rows = [row for positions in games for row in decisions_against_supply(positions)]
     ratio = sum(s * left for s, left in rows) / sum(s * s for s, _ in rows)
+    turns = [row for positions in games for row in turns_against_supply(positions)]
+    turn_ratio = sum(s * left for s, left in turns) / sum(s * s for s, _ in turns)
     print(f"{args.players} players, {args.games} games at {args.iterations} iterations: "
           f"{len(rows)} decisions, {ratio:.2f} decisions left per token "
-          f"(the clock uses {clock.DECISIONS_PER_TOKEN[args.players]}; simulated below: {used_ratio})")
+          f"(the clock uses {clock.DECISIONS_PER_TOKEN[args.players]}; simulated below: {used_ratio}); "
+          f"{turn_ratio:.2f} turns left per token (the clock uses {clock.TURNS_PER_TOKEN[args.players]})")
     for top in range(52, 0, -8):
         band = [left / s for s, left in rows if top - 8 < s <= top]
         if band:

@@ -10,12 +10,17 @@ by tools/clock_model.py) a side to move has, on average, about ``0.94 * supply``
 in the 2-player game, and a team about ``0.70 * supply`` in the 4-player game (a team shares one
 clock, p1 = the Red team).
 
-The engine spends ``remaining / (decisions left + 2)`` plus three quarters of the increment on
-a move: the same share of what is left for each decision still to come, with two in reserve
-because a game can run longer than average. Never more than half of what is left, never less
-than a millisecond, and a millisecond when there is only one legal move. A side whose
-expectation was too low (a long game) still gets time on every move, a shrinking share of a
-shrinking clock; the reserve and the half-of-what-is-left cap keep it from running out.
+Each turn also loses time outside the search: the pipe, the frontend, a network between them.
+The engine keeps ``MoveOverhead`` milliseconds (an engine option, 10 by default, as UCI
+engines do) plus the millisecond every turn takes, less the quarter of the increment that no
+share spends, back from the clock for each turn still to come (``1.21 * supply`` turns, forced
+ones included; a team ``1.28 * supply``) and two more, and shares the rest:
+``(remaining - kept) / (decisions left + 2)`` plus three quarters of the increment on a move,
+the same share of what is left for each decision still to come, with two in reserve because a
+game can run longer than average. Never more than half of what is left, never less than a
+millisecond, and a millisecond when there is only one legal move. A side whose expectation was
+too low (a long game) still gets time on every move, a shrinking share of a shrinking clock;
+the reserve and the half-of-what-is-left cap keep it from running out.
 """
 from __future__ import annotations
 
@@ -28,8 +33,12 @@ from .protocol import GoArgs, Limits
 #: Decisions (turns with more than one legal move) left per token in the supply, for the clock's
 #: owner: a player (2 players) or a team (4).
 DECISIONS_PER_TOKEN = {2: 0.94, 4: 0.70}
-#: Decisions held in reserve beyond the expectation.
+#: Turns of any kind (forced ones too) left per token in the supply, for the clock's owner.
+TURNS_PER_TOKEN = {2: 1.21, 4: 1.28}
+#: Decisions (and turns) held in reserve beyond the expectation.
 RESERVE_DECISIONS = 2
+#: The ``MoveOverhead`` option's default: milliseconds a turn loses outside the search.
+MOVE_OVERHEAD_MS = 10
 #: The share of the increment spent on the move it comes with.
 INCREMENT_SHARE = 0.75
 
@@ -40,26 +49,39 @@ def decisions_left(position: Position) -> int:
     return max(1, math.ceil(DECISIONS_PER_TOKEN[position.players] * position.supply))
 
 
-def allocate_time(remaining_ms: int, increment_ms: int, position: Position) -> int:
-    """Milliseconds to spend on this move with ``remaining_ms`` on the clock and ``increment_ms``
-    added after each move."""
+def turns_left(position: Position) -> int:
+    """The turns, forced or not, the side to move (its team) is expected to have left, this one
+    included."""
+    return max(1, math.ceil(TURNS_PER_TOKEN[position.players] * position.supply))
+
+
+def allocate_time(remaining_ms: int, increment_ms: int, position: Position,
+                  overhead_ms: int = MOVE_OVERHEAD_MS) -> int:
+    """Milliseconds to spend on this move with ``remaining_ms`` on the clock, ``increment_ms``
+    added after each move and ``overhead_ms`` lost outside the search on each turn."""
     if remaining_ms <= 0:
         return 1
     if len(position.legal_moves()) <= 1:
         return 1  # nothing to choose: keep the time for later
-    share = remaining_ms / (decisions_left(position) + RESERVE_DECISIONS) + INCREMENT_SHARE * increment_ms
+    # What each turn loses beyond its share, less the part of the increment no share spends.
+    lost = max(0.0, overhead_ms + 1 - (1 - INCREMENT_SHARE) * increment_ms)
+    kept = lost * (turns_left(position) + RESERVE_DECISIONS)
+    share = max(0, remaining_ms - kept) / (decisions_left(position) + RESERVE_DECISIONS) + \
+        INCREMENT_SHARE * increment_ms
     return max(1, min(int(share), remaining_ms // 2))
 
 
-def limits_for(go: GoArgs, position: Position, iteration_cap: Optional[int], default_iterations: int) -> Limits:
+def limits_for(go: GoArgs, position: Position, iteration_cap: Optional[int], default_iterations: int,
+               overhead_ms: int = MOVE_OVERHEAD_MS) -> Limits:
     """The limits of one ``go`` for the side to move: the clock's share (see
-    :func:`allocate_time`), ``movetime`` if smaller, ``nodes`` and the Strength cap
-    (``iteration_cap``) on iterations; with no limit at all, ``default_iterations``."""
+    :func:`allocate_time`; ``overhead_ms`` is the MoveOverhead option), ``movetime`` if smaller,
+    ``nodes`` and the Strength cap (``iteration_cap``) on iterations; with no limit at all,
+    ``default_iterations``."""
     time_ms = go.movetime
     p1 = position.colour_to_move == "red"  # p1 is Red, or the Red team
     clock = go.p1time if p1 else go.p2time
     if clock is not None:
-        budget = allocate_time(clock, go.p1inc if p1 else go.p2inc, position)
+        budget = allocate_time(clock, go.p1inc if p1 else go.p2inc, position, overhead_ms)
         time_ms = budget if time_ms is None else min(time_ms, budget)
     iterations = go.nodes
     if iteration_cap is not None:

@@ -13,6 +13,7 @@ from .. import _core
 from ..errors import InvalidArgumentError, restated
 from ..search import AUTO_EVALUATOR, NODE_BYTES, engine_evaluator
 from .protocol import printable
+from .clock import MOVE_OVERHEAD_MS
 from .strength import STRENGTH_MAX
 
 OptionValue = Union[int, str]
@@ -102,6 +103,9 @@ OPTIONS: Tuple[Option, ...] = (
     SpinOption("Strength", STRENGTH_MAX, 1, STRENGTH_MAX,
                "1..19 cap every search at about 8 * 1.5**Strength iterations, and below 10 play a random "
                "legal move instead with probability (10 - Strength) / 10; 20 is full strength"),
+    SpinOption("MoveOverhead", MOVE_OVERHEAD_MS, 0, 5000,
+               "milliseconds each turn loses outside the search (the pipe, the frontend, a network); a clock "
+               "(p1time/p2time) keeps them back for every turn still to come"),
     StringOption("EvalFile", AUTO_EVALUATOR,
                  "the network that guides the search (PUCT, network value at the leaves; docs/learning.md): "
                  "auto = the shipped network of the game (builtin with 2 players, builtin-team with 4), builtin, "

@@ -243,7 +243,8 @@ class Engine:
                                            "position")
             if position.is_terminal:
                 raise InvalidArgumentError("go: the game is over; there is no move to search", "position")
-            limits = limits_for(go, position, strength_iterations(int(self._options["Strength"])), DEFAULT_ITERATIONS)
+            limits = limits_for(go, position, strength_iterations(int(self._options["Strength"])), DEFAULT_ITERATIONS,
+                                int(self._options["MoveOverhead"]))
             searcher = self._current_searcher(position.players)
         except Exception as exc:  # noqa: BLE001
             # A `go` that cannot start still ends with one bestmove, so no frontend waits forever.
