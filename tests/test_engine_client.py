@@ -27,6 +27,39 @@ def test_play_and_analyse_with_multipv():
     assert client.returncode == 0
 
 
+def test_a_game_clock_reaches_the_engine_which_spends_a_share_of_it(tmp_path):
+    log = tmp_path / "commands.txt"
+    fake = _engine(HANDSHAKE + "\nif words[0] == 'go': say('bestmove NE2')\n"
+                   f"open({str(log)!r}, 'a').write(' '.join(words) + chr(10))")
+    with EngineClient(fake, timeout=5) as client:
+        client.play(rosen.Position.new(1), p1time=60_000, p2time=59_000, p1inc=500, p2inc=400)
+        client.go(time_ms=300, p1time=-20, p2time=1000)  # a clock after an overstep is still a clock
+    assert [line for line in log.read_text().splitlines() if line.startswith("go")] == [
+        "go p1time 60000 p2time 59000 p1inc 500 p2inc 400", "go movetime 300 p1time -20 p2time 1000"]
+    with start_engine() as client:  # rosen's engine: the share of a 4 s clock for this move
+        for players in (2, 4):
+            result = client.play(rosen.Position.new(1, players=players), p1time=4000, p2time=4000)
+            assert rosen.Position.new(1, players=players).is_legal(result.move)
+            assert 0 < result.info.root.time_ms < 1000, result.info.root
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"p1time": 1000}, "^p1time: p1time and p2time come together"),
+    ({"iterations": 100, "p1inc": 50}, "^p1inc: increments go with p1time and p2time"),
+    ({"p1time": 1000, "p2time": 1000, "p2inc": -1}, "^p2inc: expected 0..1000000000, got -1"),
+    ({"iterations": 0}, "^iterations: expected 1..9223372036854775807, got 0"),
+    ({"time_ms": 10**10}, "^time_ms: expected 1..1000000000, got 10000000000"),
+    ({"p1time": "1000", "p2time": 1000}, "^p1time: expected an int, got str"),
+])
+def test_bad_budgets_and_clocks_are_refused_before_anything_is_sent(tmp_path, kwargs, message):
+    log = tmp_path / "commands.txt"
+    fake = _engine(HANDSHAKE + f"\nopen({str(log)!r}, 'a').write(' '.join(words) + chr(10))")
+    with EngineClient(fake, timeout=5) as client:
+        with pytest.raises(ValueError, match=message):
+            client.play(rosen.Position.new(1), **kwargs)
+    assert not [line for line in log.read_text().splitlines() if line.startswith(("go", "position"))]
+
+
 def test_positions_are_sent_with_the_pile_hidden():
     with start_engine() as client:
         pos = rosen.Position.new(12)

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from .._core import Move, Position
-from ..errors import ArgumentTypeError, InvalidArgumentError
-from .protocol import CandidateInfo, GoArgs, InfoString, SearchInfo, parse_bestmove, parse_info
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
+from .protocol import GO_NUMBERS, CandidateInfo, GoArgs, InfoString, SearchInfo, parse_bestmove, parse_info
 
 Command = Union[str, Sequence[str]]
 
@@ -308,10 +308,17 @@ class EngineClient:
             raise EngineError(f"engine: expected a response to query {what}, got {line[:80]!r}")
         return line[len("response"):].strip()
 
-    def go(self, *, iterations: Optional[int] = None, time_ms: Optional[int] = None) -> PlayResult:
+    def go(self, *, iterations: Optional[int] = None, time_ms: Optional[int] = None, p1time: Optional[int] = None,
+           p2time: Optional[int] = None, p1inc: int = 0, p2inc: int = 0) -> PlayResult:
         """Search the current position (``go nodes <iterations> movetime <time_ms>``); returns the
-        bestmove and the last analysis."""
-        self.send(GoArgs(nodes=iterations, movetime=time_ms).format())
+        bestmove and the last analysis. A game clock instead of (or beside) a budget: ``p1time``
+        and ``p2time``, the players' remaining milliseconds (p1 is Red or the Red team), and
+        ``p1inc``/``p2inc``, their increments; the engine decides how much of it to spend."""
+        go = _checked_go(iterations, time_ms, p1time, p2time, p1inc, p2inc)
+        self.send(go.format())
+        if go.p1time is not None:  # the engine spends at most what the clock of the side to move holds
+            clock = max(go.p1time, go.p2time or 0)
+            time_ms = clock if time_ms is None else min(time_ms, clock)
         wait = self.timeout + (time_ms or 0) / 1000.0
         # With a time limit the whole search has a deadline; by iterations alone its length is
         # unknown, so only the gap between lines is bounded.
@@ -349,10 +356,14 @@ class EngineClient:
             raise EngineError(f"engine: bestmove: {exc}") from None
 
     def play(self, position: Union[Position, str], *, iterations: Optional[int] = None,
-             time_ms: Optional[int] = None, moves: Sequence[Union[Move, str]] = ()) -> PlayResult:
-        """The engine's move in ``position`` (after ``moves``) with the given budget."""
+             time_ms: Optional[int] = None, moves: Sequence[Union[Move, str]] = (), p1time: Optional[int] = None,
+             p2time: Optional[int] = None, p1inc: int = 0, p2inc: int = 0) -> PlayResult:
+        """The engine's move in ``position`` (after ``moves``) with the given budget or clock (as
+        :meth:`go` takes them)."""
+        _checked_go(iterations, time_ms, p1time, p2time, p1inc, p2inc)  # before the position is sent
         self.set_position(position, moves)
-        return self.go(iterations=iterations, time_ms=time_ms)
+        return self.go(iterations=iterations, time_ms=time_ms, p1time=p1time, p2time=p2time, p1inc=p1inc,
+                       p2inc=p2inc)
 
     def analyse(self, position: Union[Position, str], *, iterations: Optional[int] = None,
                 time_ms: Optional[int] = None, multipv: Optional[int] = None) -> Analysis:
@@ -406,6 +417,22 @@ class EngineClient:
 
     def __repr__(self) -> str:
         return f"EngineClient({' '.join(self.command)!r}, running={self.returncode is None})"
+
+
+def _checked_go(iterations: Any, time_ms: Any, p1time: Any, p2time: Any, p1inc: Any, p2inc: Any) -> GoArgs:
+    """A ``go``'s budget and clock checked under the client's names, as the protocol bounds them."""
+    for name, wire, value in (("iterations", "nodes", iterations), ("time_ms", "movetime", time_ms),
+                              ("p1time", "p1time", p1time), ("p2time", "p2time", p2time), ("p1inc", "p1inc", p1inc),
+                              ("p2inc", "p2inc", p2inc)):
+        low, high = GO_NUMBERS[wire]
+        if value is not None:  # a clock below zero (after an overstep) is still a clock
+            check_int(name, value, None if wire in ("p1time", "p2time") else low, high)
+    if (p1time is None) != (p2time is None):
+        raise InvalidArgumentError("p1time: p1time and p2time come together (both players' clocks)", "p1time")
+    if (p1inc or p2inc) and p1time is None:
+        raise InvalidArgumentError("p1inc: increments go with p1time and p2time (a clock)", "p1inc")
+    return GoArgs(nodes=iterations, movetime=time_ms, p1time=p1time, p2time=p2time, p1inc=p1inc or 0,
+                  p2inc=p2inc or 0)
 
 
 def check_timeout(value: Any, *, zero: bool = False) -> float:

@@ -317,7 +317,8 @@ class GoArgs:
         return " ".join(words)
 
 
-_GO_NUMBERS = {"nodes": (1, MAX_NODES), "movetime": (1, MAX_MS), "p1time": (0, MAX_MS), "p2time": (0, MAX_MS),
+#: Each number a ``go`` takes and its bounds (a clock below its 0 is read as 0, not refused).
+GO_NUMBERS = {"nodes": (1, MAX_NODES), "movetime": (1, MAX_MS), "p1time": (0, MAX_MS), "p2time": (0, MAX_MS),
                "p1inc": (0, MAX_MS), "p2inc": (0, MAX_MS)}
 _CLOCK_NUMBERS = ("p1time", "p2time", "p1inc", "p2inc")
 
@@ -334,10 +335,10 @@ def parse_go(args: Sequence[str]) -> GoArgs:
             values["infinite"] = True
             i += 1
             continue
-        if name not in _GO_NUMBERS:
+        if name not in GO_NUMBERS:
             raise _error("go", f"unknown argument '{printable(args[i])}' "
                                "(expected nodes, movetime, p1time, p2time, p1inc, p2inc, infinite)")
-        low, high = _GO_NUMBERS[name]
+        low, high = GO_NUMBERS[name]
         text = args[i + 1] if i + 1 < len(args) else None
         if name in _CLOCK_NUMBERS:
             # A clock is what the frontend's clock shows, below zero after an overstep: still a
