@@ -231,6 +231,63 @@ def test_mcts_agent_reuses_its_tree_between_moves():
     assert spy.reused[0] == 0 and sum(1 for r in spy.reused if r > 0) > len(spy.reused) // 2
 
 
+def test_an_mcts_agent_on_a_game_clock_spends_the_engines_share_of_what_is_left(monkeypatch):
+    # Each move's budget is rosen.engine.clock's share of the clock left (as `go p1time` spends it),
+    # the clock pays what each move took and gains the increment, and reset refills it.
+    from rosen.engine.clock import allocate_time
+    from rosen.agents import mcts as mcts_module
+
+    now = [100.0]
+    monkeypatch.setattr(mcts_module.time, "monotonic", lambda: now[0])
+    budgets = []
+    agent = parse_agent("mcts:clock_ms=5000,increment_ms=100,rollout=random", seed=1)
+    real_search = agent._searcher.search
+
+    def search(position, **budget):
+        budgets.append(budget)
+        now[0] += budget["time_ms"] / 1000.0 + 0.004  # the move takes its share and 4 ms more
+        return real_search(position, iterations=50)  # the real search, short
+    monkeypatch.setattr(agent._searcher, "search", search)
+    pos = rosen.Position.new(6)
+    left = 5000.0
+    for _ in range(6):
+        expected = allocate_time(int(left), 100, pos, 1)
+        move = agent.choose(pos)
+        assert budgets[-1] == {"iterations": 0, "time_ms": expected}
+        left += 100 - expected - 4
+        assert agent.clock_left_ms == pytest.approx(left)
+        pos = pos.play(move if str(move) != "draw" else pos.legal_moves()[0])
+    assert budgets[0]["time_ms"] > 60 and agent.params["clock_ms"] == 5000
+    agent.reset()
+    assert agent.clock_left_ms == 5000
+    capped = parse_agent("mcts:clock_ms=5000,iterations=77", seed=1)
+    monkeypatch.setattr(capped._searcher, "search", search)
+    capped.choose(rosen.Position.new(6))
+    assert budgets[-1]["iterations"] == 77  # given iterations cap each move's search too
+
+
+def test_an_mcts_agent_on_a_real_clock_spends_most_of_it_and_keeps_within_it():
+    from rosen.match import play_game
+
+    # Timed for real: half the clock is spent at least, and never more than a slow machine's
+    # overshoot beyond it (the shares keep about 10% back for the turns to come).
+    agent = parse_agent("mcts:clock_ms=2000,rollout=random", seed=1)
+    play_game(agent, RandomAgent(seed=2), seed=4)
+    assert -100 < agent.clock_left_ms < 1000, agent.clock_left_ms
+
+
+@pytest.mark.parametrize("text, message", [
+    ("mcts:clock_ms=0", "clock_ms: expected 1..1000000000, got 0"),
+    ("mcts:clock_ms=100,time_ms=5", "time_ms: a player on a game clock"),
+    ("mcts:increment_ms=5", "increment_ms: an increment goes with a game clock"),
+    ("mcts:clock_ms=100,increment_ms=-1", "increment_ms: expected 0..1000000000, got -1"),
+    ("mcts:clock_ms=soon", "clock_ms: expected an int, got str"),
+])
+def test_a_game_clocks_options_are_checked_in_the_spec(text, message):
+    with pytest.raises(ValueError, match="^agent: mcts: " + message):
+        parse_agent_spec(text)
+
+
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iterations=20", "alphabeta:depth=2",
                                   "expectimax:depth=2", "net:path=builtin"])
 def test_every_agent_names_a_position_that_is_none(spec):

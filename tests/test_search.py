@@ -168,6 +168,28 @@ def test_time_budget_ends_the_search():
     assert r.iterations > 0 and r.time_ms >= 50
 
 
+def test_a_searchs_own_budget_replaces_the_parameters_budget():
+    # Searcher.search(position, iterations=, time_ms=): a player on a game clock gives each move
+    # its own budget; the same budget as parameters gives the same search, and the trees are kept.
+    pos = rosen.Position.new(seed=5)
+    by_params = rosen.Searcher(iterations=700, seed=4).search(pos)
+    searcher = rosen.Searcher(iterations=3, seed=4)
+    by_call = searcher.search(pos, iterations=700)
+    assert [(m.move, m.visits) for m in by_call.moves] == [(m.move, m.visits) for m in by_params.moves]
+    assert searcher.search(pos).iterations == 3  # the parameters' budget again
+    after = pos.play(by_call.best_move)
+    assert searcher.search(after, iterations=200).reused_visits > 0
+    timed = rosen.Searcher(iterations=3, seed=4).search(pos, time_ms=40)  # no iteration cap with it
+    assert timed.iterations > 3 and timed.time_ms >= 40
+    for kwargs, error in (({"iterations": 0}, "iterations: both iterations and time_ms are 0"),
+                          ({"time_ms": -1}, "time_ms: expected 0..1000000000, got -1"),
+                          ({"iterations": 0, "time_ms": 0}, "iterations: both"),
+                          ({"iterations": True}, "iterations: expected an int, got bool"),
+                          ({"time_ms": "5"}, "time_ms: expected an int, got str")):
+        with pytest.raises(ValueError, match="^" + error):
+            searcher.search(pos, **kwargs)
+
+
 def test_two_threads_search_and_merge():
     pos = midgame()
     r = rosen.search(pos, iterations=4000, threads=2, seed=3)

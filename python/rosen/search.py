@@ -319,21 +319,32 @@ class Searcher:
         self.evaluator, network = optional_evaluator(evaluator)
         self._searcher = _core._Searcher(self.params.as_dict(), network=network)
 
-    def search(self, position: Position) -> SearchResult:
+    def search(self, position: Position, *, iterations: Optional[int] = None,
+               time_ms: Optional[int] = None) -> SearchResult:
         """Search ``position`` within the budget (the GIL is released meanwhile). In the main
         thread a Ctrl-C stops the search at once and raises ``KeyboardInterrupt`` (a budget of at
-        most 100 ms or 5 000 iterations just ends first)."""
-        position = _check_position(position)
-        if self._short():
-            return SearchResult(self._searcher.search(position))
-        return SearchResult(run_interruptibly(lambda: self._searcher.search(position), self._searcher.stop,
-                                              "rosen-search", withdraw=self._searcher.clear_stop))
+        most 100 ms or 5 000 iterations just ends first).
 
-    def _short(self) -> bool:
-        """A budget that ends within about a tenth of a second whatever the search: it runs in the
-        calling thread (a worker costs about 0.1 ms a search), a Ctrl-C waiting at most that long."""
-        p = self.params
-        return 0 < p.time_ms <= _SHORT_MS or 0 < p.iterations <= _SHORT_ITERATIONS
+        ``iterations`` and ``time_ms``, if either is given, are this search's whole budget instead
+        of the parameters' (one left out is no limit of its kind; a player on a game clock decides
+        each move's time); the trees are kept as with the parameters' budget."""
+        position = _check_position(position)
+        if iterations is None and time_ms is None:
+            iterations, time_ms = self.params.iterations, self.params.time_ms
+            run = self._searcher.search  # the parameters' budget, as it always was
+        else:
+            # Checked as the parameters are (their bounds, not both 0).
+            budget = self.params.replace(iterations=0 if iterations is None else iterations,
+                                         time_ms=0 if time_ms is None else time_ms)
+            iterations, time_ms = budget.iterations, budget.time_ms
+
+            def run(position: Position) -> Any:
+                self._searcher.limit_reuse(budget.time_ms)
+                return self._searcher.search(position, iterations=budget.iterations, time_ms=budget.time_ms, stream=0)
+        if 0 < time_ms <= _SHORT_MS or 0 < iterations <= _SHORT_ITERATIONS:
+            return SearchResult(run(position))
+        return SearchResult(run_interruptibly(lambda: run(position), self._searcher.stop,
+                                              "rosen-search", withdraw=self._searcher.clear_stop))
 
     def stop(self) -> None:
         """End the running search, or else the next one, at once (see the class docstring)."""

@@ -1,11 +1,31 @@
 """The engine's own search as a player."""
 from __future__ import annotations
 
+import time
 from typing import Any, Dict, Optional
 
 from .._core import Move, Position
+from ..engine.clock import allocate_time
+from ..engine.protocol import MAX_MS
+from ..errors import InvalidArgumentError, check_int
 from ..search import AUTO_EVALUATOR, Searcher, SearchResult, engine_evaluator
 from .base import DecisionStats
+
+#: What a move of an agent on a game clock loses outside its search (its own bookkeeping), in ms:
+#: the clock's MoveOverhead for an agent that times itself.
+AGENT_OVERHEAD_MS = 1
+
+
+def check_clock(clock_ms: Any, increment_ms: Any, time_ms_given: bool) -> None:
+    """A game clock's options as :class:`MCTSAgent` takes them; errors name the option."""
+    if clock_ms is not None:
+        check_int("clock_ms", clock_ms, 1, MAX_MS)
+        if time_ms_given:
+            raise InvalidArgumentError("time_ms: a player on a game clock (clock_ms) decides each move's time; "
+                                       "give one of them", "time_ms")
+    check_int("increment_ms", increment_ms, 0, MAX_MS)
+    if increment_ms and clock_ms is None:
+        raise InvalidArgumentError("increment_ms: an increment goes with a game clock (clock_ms)", "increment_ms")
 
 
 class MCTSAgent:
@@ -17,35 +37,60 @@ class MCTSAgent:
     (``builtin`` with 2 players, ``builtin-team`` with 4; :func:`rosen.search.engine_evaluator`).
     The searcher is kept for the whole game so its tree is reused from move to move; ``reset``
     clears it between games. ``last_result`` holds the last full :class:`rosen.SearchResult`.
+
+    ``clock_ms`` puts the agent on a game clock instead of a budget per move: its whole game (its
+    team's, with 4 players) gets ``clock_ms`` milliseconds plus ``increment_ms`` after each move,
+    and each move's time is the engine's time management's share (:mod:`rosen.engine.clock`, as
+    ``go p1time ...`` spends it) of what is left. The agent times its own moves; ``clock_left_ms``
+    is what is left (below zero: the clock was overspent) and ``reset`` refills it. With
+    ``clock_ms``, ``iterations`` (if given) caps each move's search too, and ``time_ms`` is not
+    taken.
     """
 
     name = "mcts"
 
-    def __init__(self, evaluator: Any = None, **params: Any) -> None:
+    def __init__(self, evaluator: Any = None, clock_ms: Optional[int] = None, increment_ms: int = 0,
+                 **params: Any) -> None:
+        check_clock(clock_ms, increment_ms, "time_ms" in params)
         self._auto = isinstance(evaluator, str) and evaluator.lower() == AUTO_EVALUATOR
         self._searcher = Searcher(evaluator=None if self._auto else evaluator, **params)
         self._players: Optional[int] = None  # with "auto": the game the searcher's network is for
-        self.params: Dict[str, Any] = dict(params, **({"evaluator": evaluator} if evaluator is not None else {}))
+        self.clock_ms, self.increment_ms = clock_ms, increment_ms
+        self.clock_left_ms: Optional[float] = clock_ms
+        self._move_cap = params.get("iterations", 0)  # on a clock: no cap unless one was given
+        clock = {"clock_ms": clock_ms} if clock_ms is not None else {}
+        clock.update({"increment_ms": increment_ms} if increment_ms else {})
+        self.params: Dict[str, Any] = dict(params, **({"evaluator": evaluator} if evaluator is not None else {}),
+                                           **clock)
         self.last_stats: Optional[DecisionStats] = None
         self.last_result: Optional[SearchResult] = None
 
     def choose(self, position: Position) -> Move:
         """The best move of a search of ``position`` that reuses the tree kept from the earlier moves;
         sets ``last_result`` and ``last_stats``."""
+        started = time.monotonic()
         players = getattr(position, "players", None)  # not a position: the search names the error
         if self._auto and players in (2, 4) and players != self._players:
-            params = {k: v for k, v in self.params.items() if k != "evaluator"}
+            params = {k: v for k, v in self.params.items() if k not in ("evaluator", "clock_ms", "increment_ms")}
             self._searcher = Searcher(evaluator=engine_evaluator(AUTO_EVALUATOR, players), **params)
             self._players = players
-        result = self._searcher.search(position)
+        if self.clock_ms is None:
+            result = self._searcher.search(position)
+        else:
+            share = allocate_time(max(0, int(self.clock_left_ms)), self.increment_ms, position, AGENT_OVERHEAD_MS) \
+                if isinstance(position, Position) else 1  # not a position: the search names the error
+            result = self._searcher.search(position, iterations=self._move_cap, time_ms=share)
+            self.clock_left_ms += self.increment_ms - (time.monotonic() - started) * 1000.0
         self.last_result = result
         self.last_stats = DecisionStats(depth=result.depth, seldepth=result.seldepth, tree_size=result.tree_size,
                                         iterations=result.iterations, time_ms=result.time_ms)
         return result.best_move
 
     def reset(self) -> None:
-        """Clear the searcher's tree and ``last_result`` / ``last_stats`` for a new game."""
+        """Clear the searcher's tree and ``last_result`` / ``last_stats``, and refill the game clock,
+        for a new game."""
         self._searcher.reset()
+        self.clock_left_ms = self.clock_ms
         self.last_stats = None
         self.last_result = None
 
