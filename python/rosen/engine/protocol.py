@@ -319,7 +319,7 @@ class GoArgs:
 
 #: Each number a ``go`` takes and its bounds (a clock below its 0 is read as 0, not refused).
 GO_NUMBERS = {"nodes": (1, MAX_NODES), "movetime": (1, MAX_MS), "p1time": (0, MAX_MS), "p2time": (0, MAX_MS),
-               "p1inc": (0, MAX_MS), "p2inc": (0, MAX_MS)}
+              "p1inc": (0, MAX_MS), "p2inc": (0, MAX_MS)}
 _CLOCK_NUMBERS = ("p1time", "p2time", "p1inc", "p2inc")
 
 
