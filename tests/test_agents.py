@@ -251,7 +251,8 @@ def test_an_mcts_agent_on_a_game_clock_spends_the_engines_share_of_what_is_left(
     pos = rosen.Position.new(6)
     left = 5000.0
     for _ in range(6):
-        expected = allocate_time(int(left), 100, pos, 1)
+        assert agent.clock_left_ms == pytest.approx(left)
+        expected = allocate_time(int(agent.clock_left_ms), 100, pos, 1)
         move = agent.choose(pos)
         assert budgets[-1] == {"iterations": 0, "time_ms": expected}
         left += 100 - expected - 4

@@ -31,9 +31,10 @@ def searched_game(seed: int, players: int) -> tuple:
     return tuple(positions)
 
 
-def simulated_game(seed: int, players: int, base_ms: int, inc_ms: int, option_ms: int = OVERHEAD_MS):
+def simulated_game(seed: int, players: int, base_ms: int, inc_ms: int, option_ms: int = OVERHEAD_MS,
+                   loss_ms: int = OVERHEAD_MS):
     """A searched game in which each side's clock pays what allocate_time allots (told that a turn
-    loses ``option_ms``, the MoveOverhead option) and OVERHEAD_MS more. Returns, per clock (red,
+    loses ``option_ms``, the MoveOverhead option) and ``loss_ms`` more. Returns, per clock (red,
     white), the spends and the lowest the clock went."""
     clocks = {"red": base_ms, "white": base_ms}
     spent = {"red": [], "white": []}
@@ -42,7 +43,7 @@ def simulated_game(seed: int, players: int, base_ms: int, inc_ms: int, option_ms
         side = position.colour_to_move
         budget = allocate_time(clocks[side], inc_ms, position, option_ms)
         assert 1 <= budget <= max(1, clocks[side] // 2)
-        clocks[side] -= budget + OVERHEAD_MS
+        clocks[side] -= budget + loss_ms
         lowest[side] = min(lowest[side], clocks[side])
         clocks[side] += inc_ms
         spent[side].append(budget)
@@ -81,13 +82,25 @@ def test_move_overhead_keeps_a_short_clock_from_running_out(players):
 
 def test_move_overhead_is_kept_back_for_every_turn_to_come_less_the_unspent_increment():
     start = rosen.Position.new(2)
-    shares = decisions_left(start) + 2
-    assert turns_left(start) == 63  # 1.21 * 52 tokens, forced turns too
-    assert allocate_time(60_000, 0, start, 0) == int((60_000 - 1 * 65) / shares)  # every turn takes 1 ms
-    assert allocate_time(60_000, 0, start, 10) == int((60_000 - 11 * 65) / shares)
+    turns, decisions = turns_left(start), decisions_left(start)
+    assert (turns, decisions) == (63, 49)  # 1.21 and 0.94 a token of 52: 14 forced turns, 1 ms each
+    assert allocate_time(60_000, 0, start, 0) == int((60_000 - 14) / 51)
+    assert allocate_time(60_000, 0, start, 10) == int((60_000 - 10 * 65 - 14) / 51)
     # An increment pays for the overhead: a quarter of it is never shared out.
-    assert allocate_time(60_000, 100, start, 10) == int(60_000 / shares + 75)
-    assert allocate_time(60_000, 20, start, 10) == int((60_000 - 6 * 65) / shares + 15)
+    assert allocate_time(60_000, 100, start, 10) == int((60_000 - 14) / 51 + 75)
+    assert allocate_time(60_000, 20, start, 10) == int((60_000 - 5 * 65 - 14) / 51 + 15)
+
+
+def test_a_clock_short_of_its_overhead_spends_less_of_the_increment_and_keeps_the_move_overhead():
+    # A clock that cannot cover the overhead kept back spent three quarters of the increment all
+    # the same and ran out; the half-the-clock cap ignored the move's own overhead (15 + 20 > 30).
+    start = rosen.Position.new(2)
+    assert allocate_time(1000, 60, start, 40) < 45
+    assert allocate_time(30, 100, start, 20) == 5 and allocate_time(20, 40, start, 10) == 5
+    assert allocate_time(5, 0, start, 10) == 1
+    for seed in range(3):
+        spent, lowest = simulated_game(seed, 2, 1000, 60, 40, loss_ms=40)
+        assert min(lowest.values()) > 0, (seed, lowest)
 
 
 def test_time_per_move_is_spread_over_the_game():
@@ -126,14 +139,14 @@ def _positions():
 def test_limits_combine_clock_movetime_nodes_and_strength():
     start = rosen.Position.new(2)
     clock = limits_for(parse_go(["p1time", "63000", "p2time", "5"]), start, None, 20_000, 0)
-    assert clock.time_ms == int((63_000 - (63 + 2)) / (49 + 2)) and clock.iterations is None  # 1 ms a turn kept
+    assert clock.time_ms == int((63_000 - 14) / (49 + 2)) and clock.iterations is None  # 1 ms a forced turn kept
     assert limits_for(parse_go(["p1time", "63000", "p2time", "5"]), start, None, 20_000).time_ms == \
         allocate_time(63_000, 0, start, MOVE_OVERHEAD_MS) < clock.time_ms
     both = limits_for(parse_go(["p1time", "63000", "p2time", "5", "movetime", "100"]), start, 500, 20_000)
     assert both.time_ms == 100 and both.iterations == 500
     white = start.play(start.legal_moves()[0])  # White's clock now (51 tokens left)
     assert limits_for(parse_go(["p1time", "63000", "p2time", "6400", "p2inc", "40"]), white, None, 20_000).time_ms == \
-        int((6400 - (10 + 1 - 10) * (turns_left(white) + 2)) / (decisions_left(white) + 2) + 0.75 * 40)
+        int((6400 - (turns_left(white) - decisions_left(white))) / (decisions_left(white) + 2) + 0.75 * 40)
     bare = limits_for(GoArgs(), start, None, 20_000)
     assert bare.iterations == 20_000 and bare.time_ms is None and not bare.infinite
     assert limits_for(GoArgs(infinite=True), start, None, 20_000).iterations is None

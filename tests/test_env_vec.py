@@ -175,6 +175,27 @@ def test_the_opponents_play_their_strength():
     assert learner_score("mcts:iterations=50", games=64) < -0.8
 
 
+def _opponent_games(opponent: str, players: int, steps: int = 12) -> list:
+    """The positions four environments reach against ``opponent`` with the same learner's moves."""
+    env = VecEnv(4, players=players, opponent=opponent, seed=11, layout="flat", autoreset=False)
+    out, rng = env.reset(), np.random.default_rng(2)
+    for _ in range(steps):
+        if out.terminated.all():
+            break
+        out = env.step(random_actions(out.action_mask, rng))
+    return [env.position(i).fen() for i in range(4)]
+
+
+@pytest.mark.parametrize("players, network, other", [(2, "builtin", "builtin-team"), (4, "builtin-team", "builtin")])
+def test_the_mcts_opponent_searches_with_its_network(players, network, other):
+    # The VecEnv dropped an mcts opponent's evaluator= and searched with rollouts (F44); "auto" is
+    # the shipped network of the game.
+    games = {e: _opponent_games(f"mcts:evaluator={e},iterations=60", players) for e in (network, other, "auto")}
+    rollouts = _opponent_games("mcts:iterations=60", players)
+    assert games["auto"] == games[network]
+    assert games[network] != rollouts and games[network] != games[other]
+
+
 def test_preallocated_outputs_are_filled_in_place():
     env = VecEnv(3, layout="flat", seed=4)
     fresh = env.reset()

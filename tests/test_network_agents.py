@@ -78,8 +78,16 @@ def test_mcts_spec_with_the_auto_evaluator_searches_the_games_shipped_network(pl
         assert [(m.move, m.visits) for m in auto.last_result.moves] == \
             [(m.move, m.visits) for m in explicit.last_result.moves]
         pos = pos.play(move)
-    other = rosen.Position.new(4, players=6 - players)  # the same agent in the other game
-    assert auto.choose(other) in other.legal_moves()
+    other, other_network = rosen.Position.new(4, players=6 - players), "builtin-team" if players == 2 else "builtin"
+    fresh = parse_agent_spec(f"mcts:evaluator={other_network},iterations=150").build(seed=9)
+    assert auto.choose(other) == fresh.choose(other)  # the same agent in the other game: its network
+    assert [(m.move, m.visits) for m in auto.last_result.moves] == [(m.move, m.visits) for m in fresh.last_result.moves]
+
+    impostor = type("Impostor", (), {"players": players})()  # not a position, whatever it claims
+    searcher = auto._searcher
+    with pytest.raises(rosen.ArgumentTypeError, match="^position: expected a rosen.Position"):
+        auto.choose(impostor)  # refused before the agent changes
+    assert auto._searcher is searcher
     with pytest.raises(ValueError, match="^agent: expectimax: evaluator: cannot read network file 'auto'"):
         parse_agent_spec("expectimax:evaluator=auto,depth=2")  # expectimax takes builtin or a file: "auto" is mcts's
 

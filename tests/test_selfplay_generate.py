@@ -283,6 +283,7 @@ def test_playout_cap_randomisation():
     (dict(agent="mcts:foo=1"), "agent", ValueError),
     (dict(agent="mcts:iterations=-5"), "agent", ValueError),
     (dict(agent="mcts:time_ms=100"), "agent", ValueError),
+    (dict(agent="mcts:clock_ms=5000"), "agent", ValueError),
     (dict(agent="random:seed=-1"), "agent", ValueError),
     (dict(agent=5), "agent", TypeError),
     (dict(threads=0), "threads", ValueError),
@@ -310,8 +311,17 @@ def test_bad_arguments_name_the_field(kwargs, field, error):
         generate(**kwargs)
     assert isinstance(info.value, rosen.RosenError)
     assert info.value.field == field and str(info.value).startswith(field)
-    if kwargs["agent"] in ("mcts:foo=1", "mcts:iterations=-5", "mcts:time_ms=100"):
+    if kwargs["agent"] in ("mcts:foo=1", "mcts:iterations=-5", "mcts:time_ms=100", "mcts:clock_ms=5000"):
         assert kwargs["agent"].split(":")[1].split("=")[0] in str(info.value)  # names the key
+
+
+@pytest.mark.parametrize("players, network", [(2, "builtin"), (4, "builtin-team")])
+def test_the_auto_network_is_the_games_and_the_run_records_which(players, network):
+    # mcts:evaluator=auto was refused as a missing file; the settings record the network it stands for.
+    auto = generate(2, players=players, agent="mcts:evaluator=auto,iterations=30", seed=4)
+    named = generate(2, players=players, agent=f"mcts:evaluator={network},iterations=30", seed=4)
+    assert auto.settings["agent"] == named.settings["agent"] == f"mcts:evaluator={network},iterations=30"
+    assert all(np.array_equal(auto.rows[c], named.rows[c]) for c in COLUMNS)
 
 
 @pytest.mark.parametrize("kwargs, expected", [

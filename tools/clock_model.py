@@ -6,8 +6,8 @@ decision of a game, the decisions its side (its team, with 4 players) still has,
 included, are set against the supply; the fit through the origin is the ratio the clock module
 uses (DECISIONS_PER_TOKEN); the same fit over every turn, forced ones too, is TURNS_PER_TOKEN.
 Then every game is replayed on simulated clocks, each move costing what allocate_time allots
-(with the MoveOverhead option at its default) plus 3 ms lost outside the search, as
-tests/test_engine_clock.py does.
+(told the MoveOverhead option's default, 10 ms) plus the 3 ms the simulation loses outside the
+search on every turn.
 
     python tools/clock_model.py --players 2      # 60 games at 1000 iterations: about 4 minutes
     python tools/clock_model.py --players 4
@@ -37,8 +37,7 @@ def positive(text: str) -> int:
 
 def game_positions(players: int, iterations: int, seed: int) -> list:
     """The positions of one game of the shipped network's search against itself, before each move."""
-    network = "builtin" if players == 2 else "builtin-team"
-    spec = f"mcts:evaluator={network},iterations={iterations}"
+    spec = f"mcts:evaluator=auto,iterations={iterations}"  # the shipped network of the game
     record = play_game(parse_agent(spec, seed), parse_agent(spec, seed + 1), seed=seed, players=players)
     position = rosen.Position.new(seed, players=players)
     positions = []

@@ -15,6 +15,7 @@
 #include "env/game.h"
 #include "env/vec_env.h"
 #include "features/encoder.h"
+#include "learning/network.h"
 #include "rosenkoenig/notation.h"
 #include "uninitialised.h"
 
@@ -118,6 +119,8 @@ OpponentConfig opponent_arg(const py::dict& d) {
     else throw ArgumentError("opponent", "opponent: expected 'random', 'greedy' or 'mcts', got '" + bindings::utf8_prefix(kind, 20) + "'");
     c.seed = uint_arg(d["seed"], "opponent", 0, kMaxU64);
     if (c.kind == selfplay::AgentKind::Mcts) c.search = bindings::search_params_arg(d["params"].cast<py::dict>());
+    if (d.contains("network") && !d["network"].is_none())
+        c.network = d["network"].cast<std::shared_ptr<learning::Network>>();
     return c;
 }
 

@@ -7,6 +7,8 @@
 namespace rosen::env {
 
 void validate(const OpponentConfig& c) {
+    if (c.network && c.kind != selfplay::AgentKind::Mcts)
+        throw ArgumentError("network", "network: only the mcts opponent searches with a network");
     if (c.kind != selfplay::AgentKind::Mcts) return;
     search::validate(c.search);
     if (c.search.threads != 1)
@@ -18,7 +20,7 @@ void validate(const OpponentConfig& c) {
 }
 
 Opponent::Opponent(const OpponentConfig& config) : cfg_(config) {
-    if (cfg_.kind == selfplay::AgentKind::Mcts) searcher_ = std::make_unique<search::Searcher>(cfg_.search);
+    if (cfg_.kind == selfplay::AgentKind::Mcts) searcher_ = std::make_unique<search::Searcher>(cfg_.search, cfg_.network);
 }
 
 int Opponent::choose(const Game& game) {

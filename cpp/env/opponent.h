@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "env/game.h"
+#include "learning/network.h"
 #include "search/mcts.h"
 #include "selfplay/selfplay.h"
 
@@ -16,6 +17,7 @@ struct OpponentConfig {
     selfplay::AgentKind kind = selfplay::AgentKind::Random;
     uint64_t seed = 0;             // the agent spec's seed option (mcts: SearchParams::seed as well)
     search::SearchParams search;   // mcts only: one thread, a budget of iterations (reproducible)
+    std::shared_ptr<const learning::Network> network;  // mcts only: guides the search (null: rollouts)
 };
 
 // Throws ArgumentError naming the first field that cannot be used.

@@ -386,6 +386,11 @@ AUTO_EVALUATOR = "auto"
 NO_EVALUATOR = ("", "none")
 
 
+def is_auto(setting: Any) -> bool:
+    """Whether an evaluator setting is ``"auto"`` (any case): the shipped network of the game played."""
+    return isinstance(setting, str) and setting.lower() == AUTO_EVALUATOR
+
+
 def engine_evaluator(setting: Any, players: int) -> Any:
     """The evaluator a frontend searches a ``players``-player game with, for ``setting``:
     ``"auto"`` (:data:`AUTO_EVALUATOR`) is the shipped network of that game ("builtin" with 2 players,
@@ -398,7 +403,7 @@ def engine_evaluator(setting: Any, players: int) -> Any:
     from .learning.evaluator import as_evaluator
     from .learning.network import builtin_for
 
-    if isinstance(setting, str) and setting.lower() == AUTO_EVALUATOR:
+    if is_auto(setting):
         setting = builtin_for(players)
 
     return as_evaluator(setting)

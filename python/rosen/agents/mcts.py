@@ -8,7 +8,7 @@ from .._core import Move, Position
 from ..engine.clock import allocate_time
 from ..engine.protocol import MAX_MS
 from ..errors import InvalidArgumentError, check_int
-from ..search import AUTO_EVALUATOR, Searcher, SearchResult, engine_evaluator
+from ..search import AUTO_EVALUATOR, Searcher, SearchResult, engine_evaluator, is_auto
 from .base import DecisionStats
 
 #: What a move of an agent on a game clock loses outside its search (its own bookkeeping), in ms:
@@ -52,7 +52,7 @@ class MCTSAgent:
     def __init__(self, evaluator: Any = None, clock_ms: Optional[int] = None, increment_ms: int = 0,
                  **params: Any) -> None:
         check_clock(clock_ms, increment_ms, "time_ms" in params)
-        self._auto = isinstance(evaluator, str) and evaluator.lower() == AUTO_EVALUATOR
+        self._auto = is_auto(evaluator)
         self._searcher = Searcher(evaluator=None if self._auto else evaluator, **params)
         self._players: Optional[int] = None  # with "auto": the game the searcher's network is for
         self.clock_ms, self.increment_ms = clock_ms, increment_ms
@@ -69,11 +69,10 @@ class MCTSAgent:
         """The best move of a search of ``position`` that reuses the tree kept from the earlier moves;
         sets ``last_result`` and ``last_stats``."""
         started = time.monotonic()
-        players = getattr(position, "players", None)  # not a position: the search names the error
-        if self._auto and players in (2, 4) and players != self._players:
+        if self._auto and isinstance(position, Position) and position.players != self._players:
             params = {k: v for k, v in self.params.items() if k not in ("evaluator", "clock_ms", "increment_ms")}
-            self._searcher = Searcher(evaluator=engine_evaluator(AUTO_EVALUATOR, players), **params)
-            self._players = players
+            self._searcher = Searcher(evaluator=engine_evaluator(AUTO_EVALUATOR, position.players), **params)
+            self._players = position.players
         if self.clock_ms is None:
             result = self._searcher.search(position)
         else:

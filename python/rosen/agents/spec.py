@@ -16,7 +16,7 @@ from ..engine.client import check_timeout
 from ..engine.protocol import MAX_MS, MAX_NODES
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_int, restated
 from ..search import PARAMS as SEARCH_PARAMS
-from ..search import AUTO_EVALUATOR, SearchParams
+from ..search import SearchParams, is_auto
 from .base import Agent
 from .classic import AlphaBetaAgent, ExpectimaxAgent
 from .engine import EngineAgent
@@ -107,8 +107,7 @@ class AgentSpec:
 
     def _auto_network(self, key: str) -> bool:
         """``mcts:evaluator=auto``: the game's shipped network, chosen when the game is known."""
-        value = self.options[key]
-        return self.kind == "mcts" and key == "evaluator" and isinstance(value, str) and value.lower() == AUTO_EVALUATOR
+        return self.kind == "mcts" and key == "evaluator" and is_auto(self.options[key])
 
     def build(self, seed: int = 0) -> Agent:
         """A new agent for one game; ``seed`` is used unless the spec fixes its own."""

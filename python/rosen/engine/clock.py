@@ -12,12 +12,13 @@ clock, p1 = the Red team).
 
 Each turn also loses time outside the search: the pipe, the frontend, a network between them.
 The engine keeps ``MoveOverhead`` milliseconds (an engine option, 10 by default, as UCI
-engines do) plus the millisecond every turn takes, less the quarter of the increment that no
-share spends, back from the clock for each turn still to come (``1.21 * supply`` turns, forced
-ones included; a team ``1.28 * supply``) and two more, and shares the rest:
-``(remaining - kept) / (decisions left + 2)`` plus three quarters of the increment on a move,
-the same share of what is left for each decision still to come, with two in reserve because a
-game can run longer than average. Never more than half of what is left, never less than a
+engines do), less the quarter of the increment that no share spends, back from the clock for
+each turn still to come (``1.21 * supply`` turns, forced ones included; a team ``1.28 *
+supply``) and two more, and a millisecond for each forced turn to come, and shares the rest:
+``(remaining - kept) / (decisions left + 2)`` plus three quarters of the increment on a move
+(a clock that cannot cover what is kept spends less of the increment too), the same share of
+what is left for each decision still to come, with two in reserve because a game can run longer
+than average. Never more than half of what the move's overhead leaves, never less than a
 millisecond, and a millisecond when there is only one legal move. A side whose expectation was
 too low (a long game) still gets time on every move, a shrinking share of a shrinking clock;
 the reserve and the half-of-what-is-left cap keep it from running out.
@@ -63,12 +64,14 @@ def allocate_time(remaining_ms: int, increment_ms: int, position: Position,
         return 1
     if len(position.legal_moves()) <= 1:
         return 1  # nothing to choose: keep the time for later
-    # What each turn loses beyond its share, less the part of the increment no share spends.
-    lost = max(0.0, overhead_ms + 1 - (1 - INCREMENT_SHARE) * increment_ms)
-    kept = lost * (turns_left(position) + RESERVE_DECISIONS)
-    share = max(0, remaining_ms - kept) / (decisions_left(position) + RESERVE_DECISIONS) + \
-        INCREMENT_SHARE * increment_ms
-    return max(1, min(int(share), remaining_ms // 2))
+    turns, decisions = turns_left(position), decisions_left(position)
+    # Kept back: what each turn loses outside the search, less the part of the increment no share
+    # spends, and the millisecond of each forced turn to come.
+    lost = max(0.0, overhead_ms - (1 - INCREMENT_SHARE) * increment_ms)
+    kept = lost * (turns + RESERVE_DECISIONS) + max(0, turns - decisions)
+    # Not clamped at 0: a clock that cannot cover what is kept spends less of the increment too.
+    share = (remaining_ms - kept) / (decisions + RESERVE_DECISIONS) + INCREMENT_SHARE * increment_ms
+    return max(1, min(int(share), (remaining_ms - overhead_ms) // 2))
 
 
 def limits_for(go: GoArgs, position: Position, iteration_cap: Optional[int], default_iterations: int,

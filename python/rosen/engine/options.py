@@ -12,8 +12,8 @@ from typing import Any, Dict, Optional, Tuple, Union
 from .. import _core
 from ..errors import InvalidArgumentError, restated
 from ..search import AUTO_EVALUATOR, NODE_BYTES, engine_evaluator
-from .protocol import printable
 from .clock import MOVE_OVERHEAD_MS
+from .protocol import printable
 from .strength import STRENGTH_MAX
 
 OptionValue = Union[int, str]

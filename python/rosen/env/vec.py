@@ -60,8 +60,9 @@ def _streams(seed: Any, count: int, field: str = "seed") -> np.ndarray:
     return np.arange(base, base + count, dtype=np.uint64)
 
 
-def _opponent(opponent: Any) -> Optional[dict]:
-    """The opponent as the C++ batch takes it (kind, seed, search parameters), checked."""
+def _opponent(opponent: Any, players: int) -> Optional[dict]:
+    """The opponent as the C++ batch takes it (kind, seed, search parameters and network), checked;
+    ``evaluator=auto`` is the shipped network of a ``players``-player game."""
     if opponent is None:
         return None
     if not isinstance(opponent, (str, AgentSpec)):
@@ -72,10 +73,11 @@ def _opponent(opponent: Any) -> Optional[dict]:
         if spec.kind not in AGENTS:
             raise InvalidArgumentError(f"the VecEnv plays {', '.join(AGENTS)} in C++, got {spec.kind!r} "
                                        f"(the Gymnasium env takes any agent)", "opponent")
-        agent = _core_agent(agent_spec(spec))
+        agent = _core_agent(agent_spec(spec, players))
     except RosenError as exc:
         raise type(exc)(f"opponent: {exc}", "opponent") from None
-    return {"kind": agent["agent"], "params": agent["params"], "seed": agent["agent_seed"]}
+    return {"kind": agent["agent"], "params": agent["params"], "seed": agent["agent_seed"],
+            "network": agent.get("network")}
 
 
 class VecEnv:
@@ -126,7 +128,7 @@ class VecEnv:
         self.metadata = {"autoreset_mode": AUTORESET_MODES[autoreset], "render_modes": []}
         self.single_observation_shape = observation_shape(layout)
         self.num_actions = ACTIONS
-        self._env = _core._VecEnv(players, reshuffle, _streams(seed, num_envs), layout, _opponent(opponent),
+        self._env = _core._VecEnv(players, reshuffle, _streams(seed, num_envs), layout, _opponent(opponent, players),
                                   -1 if seat is None else seat, autoreset, threads)
 
     def __repr__(self) -> str:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .. import _core
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..errors import InvalidArgumentError, RosenError, check_int
-from ..search import run_interruptibly
+from ..search import is_auto, run_interruptibly
 
 #: The agents self-play can run (each in C++): ``random``, ``greedy`` and ``mcts:<search params>``.
 AGENTS = ("random", "greedy", "mcts")
@@ -67,10 +67,20 @@ class SelfPlayBatch:
                    iterations=sum(b.iterations for b in batches), settings=dict(batches[0].settings))
 
 
-def agent_spec(agent: Any) -> AgentSpec:
+def agent_spec(agent: Any, players: Optional[int] = None) -> AgentSpec:
     """The agent spec of a self-play run, checked: a kind of :data:`AGENTS`; an mcts agent searches
-    by iterations (a time budget is not reproducible). Errors name the agent and the key."""
+    by iterations (a time budget is not reproducible). Errors name the agent and the key. With
+    ``players``, ``evaluator=auto`` becomes the network it stands for in that game (``builtin`` or
+    ``builtin-team``), so a run records the network it played with."""
     spec = agent if isinstance(agent, AgentSpec) else parse_agent_spec(agent)
+    evaluator = spec.options.get("evaluator")
+    if spec.kind == "mcts" and is_auto(evaluator):
+        if players is None:
+            raise InvalidArgumentError("agent: mcts: evaluator: 'auto' names the network of the game; give players",
+                                       "agent")
+        from ..learning.network import builtin_for
+
+        spec = AgentSpec(spec.kind, {**spec.options, "evaluator": builtin_for(players)})
     if spec.kind not in AGENTS:
         raise InvalidArgumentError(f"agent: self-play plays {', '.join(AGENTS)}; got {spec.kind!r}", "agent")
     if spec.kind != "mcts" and "seed" in spec.options:  # mcts: rosen.SearchParams checked it
@@ -81,13 +91,16 @@ def agent_spec(agent: Any) -> AgentSpec:
     if spec.kind == "mcts" and spec.options.get("time_ms", 0) != 0:
         raise InvalidArgumentError("agent: mcts: time_ms: self-play searches by iterations only (a time budget is "
                                    "not reproducible); give iterations=N", "agent")
+    if spec.kind == "mcts" and "clock_ms" in spec.options:
+        raise InvalidArgumentError("agent: mcts: clock_ms: self-play searches by iterations only (a game clock is "
+                                   "not reproducible); give iterations=N", "agent")
     return spec
 
 
-def agent_network(agent: Any) -> Any:
+def agent_network(agent: Any, players: Optional[int] = None) -> Any:
     """The network an mcts agent spec's ``evaluator=`` names (a :class:`rosen.learning.Network`,
-    read once: files are cached while unchanged), or None."""
-    spec = agent_spec(agent)
+    read once: files are cached while unchanged), or None; ``evaluator=auto`` needs ``players``."""
+    spec = agent_spec(agent, players)
     evaluator = spec.options.get("evaluator") if spec.kind == "mcts" else None
     if evaluator is None:
         return None
@@ -150,7 +163,7 @@ def generate(games: int, *, seed: int = 0, first_game: int = 0, players: int = 2
                     temperature=temperature, temperature_plies=temperature_plies, dirichlet_alpha=dirichlet_alpha,
                     dirichlet_fraction=dirichlet_fraction, full_search_probability=full_search_probability,
                     cheap_iterations=cheap_iterations, record_cheap=record_cheap)
-    settings["agent"] = str(agent_spec(agent))
+    settings["agent"] = str(agent_spec(agent, players))
     raw = _run(settings, games, threads, network)
     records = _game_records(raw, players=players, reshuffle=reshuffle, agent=settings["agent"])
     return SelfPlayBatch(rows=raw["rows"], games=records, seconds=raw["seconds"], search_seconds=raw["search_seconds"],
@@ -162,16 +175,16 @@ def check_settings(**settings: Any) -> Dict[str, Any]:
     (errors as generate's) without playing, with the agent spec written the one way ``str(spec)``
     writes it; what a run on disk records and compares (records.py)."""
     settings = dict(settings)
-    settings["agent"] = str(agent_spec(settings["agent"]))
+    settings["agent"] = str(agent_spec(settings["agent"], settings.get("players", 2)))
     _run(settings, 0, 1)
     return settings
 
 
 def _run(settings: Dict[str, Any], games: int, threads: int, network: Any = None) -> Dict[str, Any]:
     def play(stop: Any = None) -> Any:
-        return _core._selfplay_generate(**_core_agent(agent_spec(settings["agent"]), network), games=games,
-                                        threads=threads,
-                                        stop=stop, **{k: v for k, v in settings.items() if k != "agent"})
+        agent = _core_agent(agent_spec(settings["agent"], settings.get("players")), network)
+        return _core._selfplay_generate(**agent, games=games, threads=threads, stop=stop,
+                                        **{k: v for k, v in settings.items() if k != "agent"})
 
     if games == 0:  # check_settings' dry run
         return play()
