@@ -9,7 +9,7 @@ Then every game is replayed on simulated clocks, each move costing what allocate
 (told the MoveOverhead option's default, 10 ms) plus the 3 ms the simulation loses outside the
 search on every turn.
 
-    python tools/clock_model.py --players 2      # 60 games at 1000 iterations: about 4 minutes
+    python tools/clock_model.py --players 2      # 60 games at 1000 iterations: about a minute
     python tools/clock_model.py --players 4
     python tools/clock_model.py --players 4 --per-token 1.34   # the clocks with another ratio
 """
