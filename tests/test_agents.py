@@ -238,7 +238,7 @@ def test_an_mcts_agent_on_a_game_clock_spends_the_engines_share_of_what_is_left(
     from rosen.agents import mcts as mcts_module
 
     now = [100.0]
-    monkeypatch.setattr(mcts_module.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(mcts_module, "_now", lambda: now[0])
     budgets = []
     agent = parse_agent("mcts:clock_ms=5000,increment_ms=100,rollout=random", seed=1)
     real_search = agent._searcher.search
@@ -267,6 +267,14 @@ def test_an_mcts_agent_on_a_game_clock_spends_the_engines_share_of_what_is_left(
     assert budgets[-1]["iterations"] == 77  # given iterations cap each move's search too
 
 
+def test_a_zero_budget_beside_a_clock_is_no_limit():
+    # The clock is the budget: iterations=0 (as `mcts:time_ms=...` writes it) or time_ms=0 is no limit.
+    for text in ("mcts:clock_ms=1000,iterations=0", "mcts:clock_ms=1000,time_ms=0"):
+        agent = parse_agent(text, seed=1)
+        assert agent.choose(rosen.Position.new(1)) in rosen.Position.new(1).legal_moves()
+        assert agent.last_result.iterations > 1000 or agent.last_result.time_ms > 5, text
+
+
 def test_an_mcts_agent_on_a_real_clock_spends_most_of_it_and_keeps_within_it():
     from rosen.match import play_game
 
@@ -283,13 +291,14 @@ def test_an_mcts_agent_on_a_real_clock_spends_most_of_it_and_keeps_within_it():
     ("mcts:increment_ms=5", "increment_ms: an increment goes with a game clock"),
     ("mcts:clock_ms=100,increment_ms=-1", "increment_ms: expected 0..1000000000, got -1"),
     ("mcts:clock_ms=soon", "clock_ms: expected an int, got str"),
+    ("mcts:clock_ms=100,iterations=-1", "iterations: expected 0..1000000000000000, got -1"),
 ])
 def test_a_game_clocks_options_are_checked_in_the_spec(text, message):
     with pytest.raises(ValueError, match="^agent: mcts: " + message):
         parse_agent_spec(text)
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iterations=20", "alphabeta:depth=2",
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iterations=20", "mcts:clock_ms=1000", "alphabeta:depth=2",
                                   "expectimax:depth=2", "net:path=builtin"])
 def test_every_agent_names_a_position_that_is_none(spec):
     # random and greedy once raised AttributeError, the classic searchers pybind11's raw TypeError

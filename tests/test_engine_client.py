@@ -36,6 +36,8 @@ def test_a_game_clock_reaches_the_engine_which_spends_a_share_of_it(tmp_path):
         client.go(time_ms=300, p1time=-20, p2time=1000)  # a clock after an overstep is still a clock
     assert [line for line in log.read_text().splitlines() if line.startswith("go")] == [
         "go p1time 60000 p2time 59000 p1inc 500 p2inc 400", "go movetime 300 p1time -20 p2time 1000"]
+    with start_engine(timeout=5) as client:  # a clock long overspent: a move on no time, not a timeout
+        assert rosen.Position.new(1).is_legal(client.play(rosen.Position.new(1), p1time=-10_000, p2time=-10_000).move)
     with start_engine() as client:  # rosen's engine: the share of a 4 s clock for this move
         for players in (2, 4):
             result = client.play(rosen.Position.new(1, players=players), p1time=4000, p2time=4000)
@@ -50,14 +52,18 @@ def test_a_game_clock_reaches_the_engine_which_spends_a_share_of_it(tmp_path):
     ({"iterations": 0}, "^iterations: expected 1..9223372036854775807, got 0"),
     ({"time_ms": 10**10}, "^time_ms: expected 1..1000000000, got 10000000000"),
     ({"p1time": "1000", "p2time": 1000}, "^p1time: expected an int, got str"),
+    ({"iterations": 0, "multipv": 3}, "^iterations: expected 1..9223372036854775807, got 0"),
 ])
 def test_bad_budgets_and_clocks_are_refused_before_anything_is_sent(tmp_path, kwargs, message):
     log = tmp_path / "commands.txt"
     fake = _engine(HANDSHAKE + f"\nopen({str(log)!r}, 'a').write(' '.join(words) + chr(10))")
     with EngineClient(fake, timeout=5) as client:
         with pytest.raises(ValueError, match=message):
-            client.play(rosen.Position.new(1), **kwargs)
-    assert not [line for line in log.read_text().splitlines() if line.startswith(("go", "position"))]
+            if "multipv" in kwargs:
+                client.analyse(rosen.Position.new(1), **kwargs)
+            else:
+                client.play(rosen.Position.new(1), **kwargs)
+    assert not [line for line in log.read_text().splitlines() if line.startswith(("go", "position", "setoption name M"))]
 
 
 def test_positions_are_sent_with_the_pile_hidden():

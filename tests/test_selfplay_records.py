@@ -57,6 +57,15 @@ def test_a_run_directory_holds_shards_games_and_a_manifest(tmp_path):
         replay(game)
 
 
+def test_a_run_with_the_auto_network_records_the_network_it_played_and_resumes(tmp_path):
+    auto = dict(seed=2, players=4, agent="mcts:evaluator=auto,iterations=20")
+    write_run(tmp_path, 2, shard_games=1, **auto)
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["agent"] == "mcts:evaluator=builtin-team,iterations=20" and run["network_sha256"]
+    assert write_run(tmp_path, 2, shard_games=1, **auto) == read_manifest(tmp_path)  # resumed: nothing new
+    assert verify_manifest(tmp_path) == []
+
+
 def test_sharding_changes_no_byte_of_the_rows(tmp_path):
     write_run(tmp_path / "one", 100, shard_games=100, **RUN)
     write_run(tmp_path / "two", 100, shard_games=50, **RUN)

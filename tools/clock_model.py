@@ -24,7 +24,7 @@ from rosen.agents import parse_agent
 from rosen.engine import clock
 from rosen.match import play_game
 
-CLOCKS = ((60_000, 0), (10_000, 0), (20_000, 200), (3_000, 50), (1_000, 0))  # (base ms, increment ms)
+CLOCKS = ((60_000, 0), (10_000, 0), (20_000, 200), (3_000, 50), (1_000, 0), (500, 0), (300, 0))  # (base, inc) ms
 OVERHEAD_MS = 3
 
 

@@ -12,20 +12,29 @@ from ..search import AUTO_EVALUATOR, Searcher, SearchResult, engine_evaluator, i
 from .base import DecisionStats
 
 #: What a move of an agent on a game clock loses outside its search (its own bookkeeping), in ms:
-#: the clock's MoveOverhead for an agent that times itself.
+#: the clock's MoveOverhead for an agent that times itself (the engine's default, 10, is for a
+#: frontend and a pipe between them).
 AGENT_OVERHEAD_MS = 1
+#: The options of a game clock (not search parameters).
+CLOCK_OPTIONS = ("clock_ms", "increment_ms")
+#: The agent's clock (a name of its own, so that tests can stand in a clock of their own).
+_now = time.monotonic
 
 
-def check_clock(clock_ms: Any, increment_ms: Any, time_ms_given: bool) -> None:
-    """A game clock's options as :class:`MCTSAgent` takes them; errors name the option."""
+def check_clock(clock_ms: Any, increment_ms: Any, params: Dict[str, Any]) -> Dict[str, Any]:
+    """A game clock's options as :class:`MCTSAgent` takes them (errors name the option); returns
+    the search parameters of ``params`` to build its searcher with: on a clock, a budget of 0
+    (no limit of that kind) is left out, the clock being the budget."""
     if clock_ms is not None:
         check_int("clock_ms", clock_ms, 1, MAX_MS)
-        if time_ms_given:
+        params = {k: v for k, v in params.items() if not (k in ("iterations", "time_ms") and v == 0)}
+        if "time_ms" in params:
             raise InvalidArgumentError("time_ms: a player on a game clock (clock_ms) decides each move's time; "
                                        "give one of them", "time_ms")
     check_int("increment_ms", increment_ms, 0, MAX_MS)
     if increment_ms and clock_ms is None:
         raise InvalidArgumentError("increment_ms: an increment goes with a game clock (clock_ms)", "increment_ms")
+    return params
 
 
 class MCTSAgent:
@@ -40,18 +49,20 @@ class MCTSAgent:
 
     ``clock_ms`` puts the agent on a game clock instead of a budget per move: its whole game (its
     team's, with 4 players) gets ``clock_ms`` milliseconds plus ``increment_ms`` after each move,
-    and each move's time is the engine's time management's share (:mod:`rosen.engine.clock`, as
-    ``go p1time ...`` spends it) of what is left. The agent times its own moves; ``clock_left_ms``
-    is what is left (below zero: the clock was overspent) and ``reset`` refills it. With
-    ``clock_ms``, ``iterations`` (if given) caps each move's search too, and ``time_ms`` is not
-    taken.
+    and each move's time is the engine's time management's share of what is left
+    (:mod:`rosen.engine.clock`, as ``go p1time ...`` spends it with ``MoveOverhead`` 1: the agent
+    times its own moves, so only its own bookkeeping is lost outside the search);
+    ``clock_left_ms`` is what is left (below zero: the clock was overspent; nothing forfeits a
+    game) and ``reset`` refills it. With ``clock_ms``, ``iterations`` (if given and not 0) caps
+    each move's search too, and ``time_ms`` is not taken. A clock is wall time: agents that share
+    the cores (``rosen match --threads``) search less each.
     """
 
     name = "mcts"
 
     def __init__(self, evaluator: Any = None, clock_ms: Optional[int] = None, increment_ms: int = 0,
                  **params: Any) -> None:
-        check_clock(clock_ms, increment_ms, "time_ms" in params)
+        params = check_clock(clock_ms, increment_ms, params)
         self._auto = is_auto(evaluator)
         self._searcher = Searcher(evaluator=None if self._auto else evaluator, **params)
         self._players: Optional[int] = None  # with "auto": the game the searcher's network is for
@@ -68,9 +79,9 @@ class MCTSAgent:
     def choose(self, position: Position) -> Move:
         """The best move of a search of ``position`` that reuses the tree kept from the earlier moves;
         sets ``last_result`` and ``last_stats``."""
-        started = time.monotonic()
+        started = _now()
         if self._auto and isinstance(position, Position) and position.players != self._players:
-            params = {k: v for k, v in self.params.items() if k not in ("evaluator", "clock_ms", "increment_ms")}
+            params = {k: v for k, v in self.params.items() if k not in ("evaluator",) + CLOCK_OPTIONS}
             self._searcher = Searcher(evaluator=engine_evaluator(AUTO_EVALUATOR, position.players), **params)
             self._players = position.players
         if self.clock_ms is None:
@@ -79,7 +90,7 @@ class MCTSAgent:
             share = allocate_time(max(0, int(self.clock_left_ms)), self.increment_ms, position, AGENT_OVERHEAD_MS) \
                 if isinstance(position, Position) else 1  # not a position: the search names the error
             result = self._searcher.search(position, iterations=self._move_cap, time_ms=share)
-            self.clock_left_ms += self.increment_ms - (time.monotonic() - started) * 1000.0
+            self.clock_left_ms += self.increment_ms - (_now() - started) * 1000.0
         self.last_result = result
         self.last_stats = DecisionStats(depth=result.depth, seldepth=result.seldepth, tree_size=result.tree_size,
                                         iterations=result.iterations, time_ms=result.time_ms)

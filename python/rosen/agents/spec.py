@@ -20,7 +20,7 @@ from ..search import SearchParams, is_auto
 from .base import Agent
 from .classic import AlphaBetaAgent, ExpectimaxAgent
 from .engine import EngineAgent
-from .mcts import MCTSAgent, check_clock
+from .mcts import CLOCK_OPTIONS, MCTSAgent, check_clock
 from .net import NetAgent
 from .simple import GreedyAgent, RandomAgent
 
@@ -28,8 +28,6 @@ from .simple import GreedyAgent, RandomAgent
 #: (``threads``, ``seed``, ``strength``: the engine's Threads, Seed and Strength), and ``timeout``:
 #: seconds the engine may stay silent beyond its search's own time (default 30).
 ENGINE_OPTIONS = ("command", "iterations", "time_ms", "threads", "seed", "strength", "timeout")
-#: An ``mcts`` agent's game clock (instead of a budget per move): see rosen.agents.MCTSAgent.
-CLOCK_OPTIONS = ("clock_ms", "increment_ms")
 #: The kinds of agent and the options each takes (``mcts``: every field of rosen.SearchParams,
 #: a network file to guide the search, and a game clock).
 KINDS: Dict[str, tuple] = {
@@ -83,8 +81,8 @@ class AgentSpec:
         if self.kind == "mcts":
             # Let the search check the values now (iterations=-1, rollout=foo), not mid-match.
             try:
-                SearchParams(**{k: v for k, v in self.options.items() if k not in ("evaluator",) + CLOCK_OPTIONS})
-                check_clock(self.options.get("clock_ms"), self.options.get("increment_ms", 0), "time_ms" in self.options)
+                params = {k: v for k, v in self.options.items() if k not in ("evaluator",) + CLOCK_OPTIONS}
+                SearchParams(**check_clock(self.options.get("clock_ms"), self.options.get("increment_ms", 0), params))
             except ValueError as exc:
                 raise _error(f"mcts: {exc}") from None
         for key in TEXT_OPTIONS:

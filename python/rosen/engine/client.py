@@ -317,7 +317,7 @@ class EngineClient:
         go = _checked_go(iterations, time_ms, p1time, p2time, p1inc, p2inc)
         self.send(go.format())
         if go.p1time is not None:  # the engine spends at most what the clock of the side to move holds
-            clock = max(go.p1time, go.p2time or 0)
+            clock = max(0, go.p1time, go.p2time)  # a clock below zero: a move on no time left
             time_ms = clock if time_ms is None else min(time_ms, clock)
         wait = self.timeout + (time_ms or 0) / 1000.0
         # With a time limit the whole search has a deadline; by iterations alone its length is
@@ -368,6 +368,7 @@ class EngineClient:
     def analyse(self, position: Union[Position, str], *, iterations: Optional[int] = None,
                 time_ms: Optional[int] = None, multipv: Optional[int] = None) -> Analysis:
         """The engine's analysis of ``position``; ``multipv`` sets the MultiPV option first."""
+        _checked_go(iterations, time_ms, None, None, 0, 0)  # before anything is sent
         if multipv is not None:
             self.setoption("MultiPV", multipv)
         return self.play(position, iterations=iterations, time_ms=time_ms).info

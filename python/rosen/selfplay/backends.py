@@ -68,7 +68,7 @@ class LocalBackend:
         """Play the shards here, one after another (the agent's network read once), yielding each
         ``(job, batch)`` as it is done."""
         jobs = list(jobs)
-        network = agent_network(jobs[0].settings["agent"]) if jobs else None  # read once: one network a run
+        network = agent_network(jobs[0].settings["agent"], jobs[0].settings.get("players", 2)) if jobs else None
         for job in jobs:
             # Progress a few times per shard: pieces of at least 8 games per thread.
             chunk = max(8 * self.threads, job.games // 20) if on_progress is not None else 0
@@ -176,7 +176,7 @@ class RayBackend:
     def _run(self, ray: Any, queue: List[ShardJob]) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
         limit = self.max_in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
         task = ray.remote(play_shard).options(num_cpus=self.threads_per_task, max_retries=self.max_retries)
-        network = agent_network(queue[0].settings["agent"])
+        network = agent_network(queue[0].settings["agent"], queue[0].settings.get("players", 2))
         network_ref = ray.put(network) if network is not None else None  # stored once, read by every task
         pending: Dict[Any, ShardJob] = {}
         queue.reverse()

@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import _core
 from ..agents.spec import AgentSpec, parse_agent_spec
-from ..errors import InvalidArgumentError, RosenError, check_int
+from ..errors import InvalidArgumentError, RosenError, check_int, check_players
 from ..search import is_auto, run_interruptibly
 
 #: The agents self-play can run (each in C++): ``random``, ``greedy`` and ``mcts:<search params>``.
@@ -80,7 +80,7 @@ def agent_spec(agent: Any, players: Optional[int] = None) -> AgentSpec:
                                        "agent")
         from ..learning.network import builtin_for
 
-        spec = AgentSpec(spec.kind, {**spec.options, "evaluator": builtin_for(players)})
+        spec = AgentSpec(spec.kind, {**spec.options, "evaluator": builtin_for(check_players(players))})
     if spec.kind not in AGENTS:
         raise InvalidArgumentError(f"agent: self-play plays {', '.join(AGENTS)}; got {spec.kind!r}", "agent")
     if spec.kind != "mcts" and "seed" in spec.options:  # mcts: rosen.SearchParams checked it
@@ -89,11 +89,13 @@ def agent_spec(agent: Any, players: Optional[int] = None) -> AgentSpec:
         except RosenError as exc:
             raise type(exc)(f"agent: {spec.kind}: {exc}", "agent") from None
     if spec.kind == "mcts" and spec.options.get("time_ms", 0) != 0:
-        raise InvalidArgumentError("agent: mcts: time_ms: self-play searches by iterations only (a time budget is "
-                                   "not reproducible); give iterations=N", "agent")
+        raise InvalidArgumentError("agent: mcts: time_ms: an agent played in C++ (self-play, the VecEnv's opponent) "
+                                   "searches by iterations only (a time budget is not reproducible); give iterations=N",
+                                   "agent")
     if spec.kind == "mcts" and "clock_ms" in spec.options:
-        raise InvalidArgumentError("agent: mcts: clock_ms: self-play searches by iterations only (a game clock is "
-                                   "not reproducible); give iterations=N", "agent")
+        raise InvalidArgumentError("agent: mcts: clock_ms: an agent played in C++ (self-play, the VecEnv's opponent) "
+                                   "searches by iterations only (a game clock is not reproducible); give iterations=N",
+                                   "agent")
     return spec
 
 
@@ -175,14 +177,14 @@ def check_settings(**settings: Any) -> Dict[str, Any]:
     (errors as generate's) without playing, with the agent spec written the one way ``str(spec)``
     writes it; what a run on disk records and compares (records.py)."""
     settings = dict(settings)
-    settings["agent"] = str(agent_spec(settings["agent"], settings.get("players", 2)))
+    settings["agent"] = str(agent_spec(settings["agent"], settings.get("players", 2)))  # generate's default
     _run(settings, 0, 1)
     return settings
 
 
 def _run(settings: Dict[str, Any], games: int, threads: int, network: Any = None) -> Dict[str, Any]:
     def play(stop: Any = None) -> Any:
-        agent = _core_agent(agent_spec(settings["agent"], settings.get("players")), network)
+        agent = _core_agent(agent_spec(settings["agent"], settings.get("players", 2)), network)
         return _core._selfplay_generate(**agent, games=games, threads=threads, stop=stop,
                                         **{k: v for k, v in settings.items() if k != "agent"})
 
