@@ -375,6 +375,45 @@ def test_search_figures_are_reported_per_side(capsys):
     assert "B search" not in out
 
 
+def test_a_match_reports_what_each_game_clock_left(monkeypatch, capsys):
+    # A side on a game clock: each record keeps what its clock had left at the end, the summary and
+    # the JSON the least any game left and the games that overspent it; a side on no clock has none.
+    from rosen.agents import mcts as mcts_module
+    now = [0.0]
+
+    def tick():  # every read of the agent's clock is 25 ms after the last: a move costs 25 ms
+        now[0] += 0.025
+        return now[0]
+    monkeypatch.setattr(mcts_module, "_now", tick)
+    result = run_match("mcts:clock_ms=600,iterations=30,rollout=random", "random", games=2, seed=4)
+    left = result.clocks_left("a")
+    assert len(left) == 2 and result.clocks_left("b") == []
+    for game in result.games:
+        colour = game.extra["a_colour"]
+        other = "white" if colour == "red" else "red"
+        assert game.stats[colour].clock_left_ms == pytest.approx(600 - 25 * game.stats[colour].moves)
+        line = json.loads(json.dumps(game.to_json()))
+        assert "clock_left_ms" not in line["stats"][other]
+        assert GameRecord.from_json(line).stats[colour].clock_left_ms == game.stats[colour].clock_left_ms
+    overspent = sum(v < 0 for v in left)
+    assert overspent >= 1  # about 25 moves a game: 600 ms do not last
+    assert result.to_dict()["clock"] == {"a": {"games": 2, "least_left_ms": min(left), "overspent": overspent},
+                                         "b": None}
+    assert f"A clock   least left {min(left):,.0f} ms, overspent in {overspent} of 2 games" in result.summary()
+    assert "B clock" not in result.summary()
+    assert result.side_stats("a").clock_left_ms == min(left)
+
+
+@pytest.mark.parametrize("value", ["12", True, [1]])
+def test_a_records_clock_must_be_a_number(value):
+    line = json.loads(json.dumps(run_match("random", "random", games=2, seed=1).games[0].to_json()))
+    line["stats"]["red"]["clock_left_ms"] = None  # a side on no clock, written out
+    assert GameRecord.from_json(line).stats["red"].clock_left_ms is None
+    line["stats"]["red"]["clock_left_ms"] = value
+    with pytest.raises(ValueError, match="stats: clock_left_ms: expected a number"):
+        GameRecord.from_json(line)
+
+
 def test_two_engine_commands_play_a_match_through_the_protocol():
     command = f"{sys.executable} -m rosen engine"
     result = run_match(f"engine:command={command},iterations=300", "greedy", games=2, seed=6)

@@ -81,12 +81,15 @@ class Dealer:
 
 @dataclass
 class SideStats:
-    """Search figures of one side summed over decisions (zero for agents that do not search)."""
+    """Search figures of one side summed over decisions (zero for agents that do not search), and
+    ``clock_left_ms``: what the side's game clock had left when the game ended, for an agent on a
+    clock (``mcts:clock_ms=...``; below zero: overspent), None for any other."""
 
     moves: int = 0
     depth_sum: float = 0.0
     iterations: int = 0
     time_ms: float = 0.0
+    clock_left_ms: Optional[float] = None
 
     def add(self, stats: Optional[DecisionStats]) -> None:
         """Count one decision's figures; None (an agent that does not search) adds nothing."""
@@ -98,11 +101,14 @@ class SideStats:
         self.time_ms += stats.time_ms
 
     def merge(self, other: "SideStats") -> None:
-        """Add the totals of ``other`` to these."""
+        """Add the totals of ``other`` to these; of the clocks, the least left is kept."""
         self.moves += other.moves
         self.depth_sum += other.depth_sum
         self.iterations += other.iterations
         self.time_ms += other.time_ms
+        if other.clock_left_ms is not None:
+            self.clock_left_ms = other.clock_left_ms if self.clock_left_ms is None \
+                else min(self.clock_left_ms, other.clock_left_ms)
 
     @property
     def mean_depth(self) -> float:
@@ -121,6 +127,8 @@ class SideStats:
             raise InvalidArgumentError(f"stats: expected an object per colour, got {type(d).__name__}", "stats")
         known = {f.name for f in fields(cls)}
         for k, v in d.items():
+            if k == "clock_left_ms" and v is None:
+                continue
             if k in known and (isinstance(v, bool) or not isinstance(v, (int, float))):
                 raise InvalidArgumentError(f"stats: {k}: expected a number, got {type(v).__name__}", "stats")
         return cls(**{k: v for k, v in d.items() if k in known})
@@ -143,11 +151,12 @@ class GameRecord:
 
     def to_json(self) -> Dict[str, Any]:
         """The record as a dict for one JSON line: the keys of ``extra``, then the fields, ``plies``
-        (the number of moves) and each colour's stats."""
+        (the number of moves) and each colour's stats (``clock_left_ms`` only for a side on a clock)."""
         d = {**self.extra, "seed": self.seed, "players": self.players, "reshuffle": self.reshuffle,
              "red": self.red, "white": self.white, "winner": self.winner, "scores": list(self.scores),
              "plies": len(self.moves), "moves": list(self.moves)}
-        d["stats"] = {colour: asdict(s) for colour, s in self.stats.items()}
+        d["stats"] = {colour: {k: v for k, v in asdict(s).items() if not (k == "clock_left_ms" and v is None)}
+                      for colour, s in self.stats.items()}
         return d
 
     @classmethod
@@ -185,7 +194,8 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
     """Play the deal ``Position.new(seed)`` to the end; ``red`` plays every red seat, ``white``
     every white one (a team plays both its seats, R13). Agents see the position with the pile's
     order hidden (R14); a plain ``draw`` is dealt by the :class:`Dealer`. ``on_move`` sees every
-    move as it is played. An exception from an agent (a person quitting, say) ends the game and
+    move as it is played. An agent on a game clock (``clock_left_ms``) is not stopped when its clock
+    runs out; what it had left at the end is in the record's stats. An exception from an agent (a person quitting, say) ends the game and
     propagates."""
     if red is white:
         raise InvalidArgumentError("white: pass two separate agent objects (an agent keeps per-game state)", "white")
@@ -219,6 +229,10 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
         moves.append(text)
         for a in agents.values():
             a.on_move(played)
+    for colour, agent in agents.items():
+        left = getattr(agent, "clock_left_ms", None)
+        if isinstance(left, (int, float)) and not isinstance(left, bool):
+            stats[colour].clock_left_ms = float(left)
     return GameRecord(seed=seed, players=players, reshuffle=reshuffle, red=red_name or repr(red),
                       white=white_name or repr(white), winner=position.winner, scores=list(position.scores),
                       moves=moves, stats=stats)

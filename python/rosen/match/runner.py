@@ -98,6 +98,24 @@ class MatchResult:
             total.merge(g.stats[colour])
         return total
 
+    def clocks_left(self, side: str) -> List[float]:
+        """What agent ``side``'s ('a' or 'b') game clock had left at the end of each game, in game
+        order (below zero: overspent); empty for an agent that plays on no clock."""
+        left = []
+        for i, g in enumerate(self.games):
+            ac = self._a_colour(i)
+            colour = ac if side == "a" else ("white" if ac == "red" else "red")
+            value = g.stats[colour].clock_left_ms if colour in g.stats else None
+            if value is not None:
+                left.append(value)
+        return left
+
+    def _clock_totals(self, side: str) -> Optional[dict]:
+        left = self.clocks_left(side)
+        if not left:
+            return None
+        return {"games": len(left), "least_left_ms": min(left), "overspent": sum(v < 0 for v in left)}
+
     def llr(self) -> Optional[float]:
         """The SPRT's log-likelihood ratio of the pairs so far, or None when the match runs no SPRT."""
         return self.sprt.llr(self.pentanomial) if self.sprt else None
@@ -127,6 +145,10 @@ class MatchResult:
                 nps = f"{s.nps:,.0f}" if s.time_ms > 0 else "-"
                 lines.append(f"{name} search  depth {s.mean_depth:.1f}  nps {nps} (iterations/s)  "
                              f"{s.time_ms / s.moves:.0f} ms/move  {s.iterations / s.moves:,.0f} iterations/move")
+            clock = self._clock_totals(side)
+            if clock:
+                lines.append(f"{name} clock   least left {clock['least_left_ms']:,.0f} ms, overspent in "
+                             f"{clock['overspent']} of {clock['games']} games")
         if self.sprt:
             verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision"}[self.sprt_decision]
             lines.append(f"sprt     elo0={self.sprt.elo0:g} elo1={self.sprt.elo1:g} alpha={self.sprt.alpha:g} "
@@ -137,7 +159,9 @@ class MatchResult:
     def to_dict(self) -> dict:
         """The totals from A's side for JSON: W/D/L, score and Elo with their 95% intervals, the pair
         counts, the SPRT decision (``sprt``: "H1", "H0" or None) and, when a test ran, its state
-        (``sprt_test``: the bounds, the hypotheses and the LLR); an infinite Elo (a clean sweep) is None."""
+        (``sprt_test``: the bounds, the hypotheses and the LLR), and ``clock``: for each side ("a",
+        "b") on a game clock its games, the least any game left (ms) and the games it overspent, None
+        for a side on no clock; an infinite Elo (a clean sweep) is None."""
         w, d, l = self.wdl()
         est = self.estimate
         test = None if self.sprt is None else {
@@ -148,7 +172,8 @@ class MatchResult:
                              "draws": d, "losses": l, "score": est.score, "score_low": est.low,
                              "score_high": est.high, "elo": est.elo, "elo_low": est.elo_low,
                              "elo_high": est.elo_high, "pentanomial": list(self.pentanomial),
-                             "sprt": self.sprt_decision, "sprt_test": test})
+                             "sprt": self.sprt_decision, "sprt_test": test,
+                             "clock": {side: self._clock_totals(side) for side in ("a", "b")}})
 
     def __repr__(self) -> str:
         w, d, l = self.wdl()
