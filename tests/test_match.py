@@ -375,7 +375,7 @@ def test_search_figures_are_reported_per_side(capsys):
     assert "B search" not in out
 
 
-def test_a_match_reports_what_each_game_clock_left(monkeypatch, capsys):
+def test_a_match_reports_what_each_game_clock_left(monkeypatch):
     # A side on a game clock: each record keeps what its clock had left at the end, the summary and
     # the JSON the least any game left and the games that overspent it; a side on no clock has none.
     from rosen.agents import mcts as mcts_module

@@ -53,9 +53,10 @@ class MCTSAgent:
     (:mod:`rosen.engine.clock`, as ``go p1time ...`` spends it with ``MoveOverhead`` 1: the agent
     times its own moves, so only its own bookkeeping is lost outside the search);
     ``clock_left_ms`` is what is left (below zero: the clock was overspent; nothing forfeits a
-    game, and a match's records keep what each game left) and ``reset`` refills it. With ``clock_ms``, ``iterations`` (if given and not 0) caps
-    each move's search too, and ``time_ms`` is not taken. A clock is wall time: agents that share
-    the cores (``rosen match --threads``) search less each.
+    game, and a match's records keep what each game left) and ``reset`` refills it. With
+    ``clock_ms``, ``iterations`` (if given and not 0) caps each move's search too, and ``time_ms``
+    is not taken. A clock is wall time: agents that share the cores (``rosen match --threads``)
+    search less each.
     """
 
     name = "mcts"

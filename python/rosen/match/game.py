@@ -195,8 +195,8 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
     every white one (a team plays both its seats, R13). Agents see the position with the pile's
     order hidden (R14); a plain ``draw`` is dealt by the :class:`Dealer`. ``on_move`` sees every
     move as it is played. An agent on a game clock (``clock_left_ms``) is not stopped when its clock
-    runs out; what it had left at the end is in the record's stats. An exception from an agent (a person quitting, say) ends the game and
-    propagates."""
+    runs out; what it had left at the end is in the record's stats. An exception from an agent (a
+    person quitting, say) ends the game and propagates."""
     if red is white:
         raise InvalidArgumentError("white: pass two separate agent objects (an agent keeps per-game state)", "white")
     position = _core.Position.new(seed, players=players, reshuffle=reshuffle)
