@@ -66,6 +66,7 @@ class MCTSAgent:
         params = check_clock(clock_ms, increment_ms, params)
         self._auto = is_auto(evaluator)
         self._searcher = Searcher(evaluator=None if self._auto else evaluator, **params)
+        self._search_params = params  # an "auto" agent's searcher is built again for each game's network
         self._players: Optional[int] = None  # with "auto": the game the searcher's network is for
         self.clock_ms, self.increment_ms = clock_ms, increment_ms
         self.clock_left_ms: Optional[float] = clock_ms
@@ -82,8 +83,8 @@ class MCTSAgent:
         sets ``last_result`` and ``last_stats``."""
         started = _now()
         if self._auto and isinstance(position, Position) and position.players != self._players:
-            params = {k: v for k, v in self.params.items() if k not in ("evaluator",) + CLOCK_OPTIONS}
-            self._searcher = Searcher(evaluator=engine_evaluator(AUTO_EVALUATOR, position.players), **params)
+            self._searcher = Searcher(evaluator=engine_evaluator(AUTO_EVALUATOR, position.players),
+                                      **self._search_params)
             self._players = position.players
         if self.clock_ms is None:
             result = self._searcher.search(position)

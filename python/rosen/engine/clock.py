@@ -44,16 +44,21 @@ MOVE_OVERHEAD_MS = 10
 INCREMENT_SHARE = 0.75
 
 
+def _expected(per_token: dict, position: Position) -> int:
+    """``per_token[players]`` times the supply, rounded up: at least this turn."""
+    return max(1, math.ceil(per_token[position.players] * position.supply))
+
+
 def decisions_left(position: Position) -> int:
     """The decisions (turns with a choice) the side to move (its team, with 4 players) is
     expected to have left, this one included."""
-    return max(1, math.ceil(DECISIONS_PER_TOKEN[position.players] * position.supply))
+    return _expected(DECISIONS_PER_TOKEN, position)
 
 
 def turns_left(position: Position) -> int:
     """The turns, forced or not, the side to move (its team) is expected to have left, this one
     included."""
-    return max(1, math.ceil(TURNS_PER_TOKEN[position.players] * position.supply))
+    return _expected(TURNS_PER_TOKEN, position)
 
 
 def allocate_time(remaining_ms: int, increment_ms: int, position: Position,

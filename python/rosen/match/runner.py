@@ -59,6 +59,11 @@ class MatchResult:
     def _a_colour(self, index: int) -> str:
         return "red" if index % 2 == 0 else "white"
 
+    def _colour(self, index: int, side: str) -> str:
+        """The colour agent ``side`` ('a' or 'b') played in game ``index``."""
+        a = self._a_colour(index)
+        return a if side == "a" else ("white" if a == "red" else "red")
+
     def wdl(self, colour: Optional[str] = None) -> Tuple[int, int, int]:
         """A's wins, draws, losses; with ``colour`` only the games A played as that colour."""
         w = d = l = 0
@@ -93,9 +98,7 @@ class MatchResult:
         """Search figures of agent ``side`` ('a' or 'b') summed over all games."""
         total = SideStats()
         for i, g in enumerate(self.games):
-            ac = self._a_colour(i)
-            colour = ac if side == "a" else ("white" if ac == "red" else "red")
-            total.merge(g.stats[colour])
+            total.merge(g.stats[self._colour(i, side)])
         return total
 
     def clocks_left(self, side: str) -> List[float]:
@@ -103,8 +106,7 @@ class MatchResult:
         order (below zero: overspent); empty for an agent that plays on no clock."""
         left = []
         for i, g in enumerate(self.games):
-            ac = self._a_colour(i)
-            colour = ac if side == "a" else ("white" if ac == "red" else "red")
+            colour = self._colour(i, side)
             value = g.stats[colour].clock_left_ms if colour in g.stats else None
             if value is not None:
                 left.append(value)

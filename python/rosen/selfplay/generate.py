@@ -88,14 +88,12 @@ def agent_spec(agent: Any, players: Optional[int] = None) -> AgentSpec:
             check_int("seed", spec.options["seed"], 0, 2**64 - 1)
         except RosenError as exc:
             raise type(exc)(f"agent: {spec.kind}: {exc}", "agent") from None
-    if spec.kind == "mcts" and spec.options.get("time_ms", 0) != 0:
-        raise InvalidArgumentError("agent: mcts: time_ms: an agent played in C++ (self-play, the VecEnv's opponent) "
-                                   "searches by iterations only (a time budget is not reproducible); give iterations=N",
-                                   "agent")
-    if spec.kind == "mcts" and "clock_ms" in spec.options:
-        raise InvalidArgumentError("agent: mcts: clock_ms: an agent played in C++ (self-play, the VecEnv's opponent) "
-                                   "searches by iterations only (a game clock is not reproducible); give iterations=N",
-                                   "agent")
+    timed = {"time_ms": spec.options.get("time_ms", 0) != 0, "clock_ms": "clock_ms" in spec.options}
+    for key, what in (("time_ms", "a time budget"), ("clock_ms", "a game clock")):
+        if spec.kind == "mcts" and timed[key]:
+            raise InvalidArgumentError(f"agent: mcts: {key}: an agent played in C++ (self-play, the VecEnv's "
+                                       f"opponent) searches by iterations only ({what} is not reproducible); "
+                                       "give iterations=N", "agent")
     return spec
 
 
