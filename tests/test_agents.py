@@ -172,6 +172,36 @@ def test_mcts_agent_keeps_one_searcher_and_reports_its_figures():
     assert repr(agent) == "MCTSAgent(iterations=400, rollout='random', seed=5)"
 
 
+def test_uct_is_plain_uct_with_random_rollouts_to_the_end():
+    # Issue 9's reference opponent `uct`: the MCTS with random rollouts, no cut-off, no implicit
+    # minimax; the same seed and budget play exactly what the spelled-out mcts spec plays.
+    uct = parse_agent("uct:iterations=300", seed=4)
+    assert isinstance(uct, MCTSAgent)
+    assert uct.params == {"rollout": "random", "rollout_cutoff": 0, "minimax_weight": 0, "iterations": 300, "seed": 4}
+    spelled = parse_agent("mcts:iterations=300,rollout=random,rollout_cutoff=0,minimax_weight=0", seed=4)
+    pos = rosen.Position.new(seed=6)
+    for _ in range(6):
+        view = pos.hide_pile_order()
+        move = uct.choose(view)
+        assert move == spelled.choose(view) and pos.is_legal(move)
+        assert uct.last_stats.iterations == 300
+        pos = pos.play(move if str(move) != "draw" else "draw:" + pos.draw_pile[0])
+    assert str(parse_agent_spec("uct:time_ms=20")) == "uct:time_ms=20"
+    assert parse_agent("uct:time_ms=20", seed=1)._searcher.params.iterations == 0  # a time budget alone
+
+
+@pytest.mark.parametrize("text,message", [
+    ("uct:rollout=heuristic", "uct: unknown option 'rollout'"),
+    ("uct:evaluator=builtin", "uct: unknown option 'evaluator'"),
+    ("uct:iterations=-1", "uct: iterations: expected 0.."),
+    ("uct:exploration=-0.5", "uct: exploration"),
+])
+def test_uct_spec_is_checked_when_parsed(text, message):
+    with pytest.raises(rosen.RosenError, match=message) as info:
+        parse_agent_spec(text)
+    assert info.value.field == "agent"
+
+
 def test_mcts_spec_values_are_checked_by_the_search():
     with pytest.raises(ValueError, match="iterations"):
         parse_agent_spec("mcts:iterations=-3")

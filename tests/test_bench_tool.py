@@ -148,6 +148,8 @@ def test_bad_budgets_and_specs_are_named():
     with pytest.raises(rosen.InvalidArgumentError, match="takes no iterations budget"):
         budget_spec("greedy", "iterations", 100)
     assert str(budget_spec("mcts:iterations=5", "time_ms", 20, 2)) == "mcts:iterations=0,time_ms=20,threads=2"
+    assert str(budget_spec("uct:iterations=5", "time_ms", 20)) == "uct:iterations=0,time_ms=20"
+    assert str(budget_spec("uct", "iterations", 300, 2)) == "uct:iterations=300,threads=2"
 
 
 def test_a_suite_nested_too_deeply_is_a_clean_error(tmp_path, capsys):
@@ -162,6 +164,7 @@ def test_a_bare_expectimax_takes_the_probes_time():
     # The help names a bare ``expectimax`` as a configuration: the probe's time is its budget.
     assert budget_spec("expectimax", "time_ms", 20).options["time_ms"] == 20
     assert budget_spec("expectimax:", "time_ms", 20) == budget_spec("expectimax", "time_ms", 20)  # once "::time_ms"
+    assert budget_spec("expectimax:movetime=5", "time_ms", 20) == budget_spec("expectimax", "time_ms", 20)
     spec = budget_spec("expectimax:depth=5,hero_weight=10", "time_ms", 30)
     assert spec.options["time_ms"] == 30 and "depth" not in spec.options and spec.options["hero_weight"] == 10
     with pytest.raises(rosen.InvalidArgumentError, match="takes no iterations budget"):

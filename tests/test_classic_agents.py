@@ -381,6 +381,9 @@ def test_parameters_of_the_wrong_type_name_the_field(make, field):
     ("expectimax:depth=x", "depth: expected an int"),
     ("expectimax:depth=2,evaluator=/nowhere/net.npz", "expectimax: evaluator: .*nowhere"),
     ("alphabeta:evaluator=builtin", "'evaluator'"),
+    ("expectimax:movetime=100,time_ms=100", "give movetime or time_ms, not both"),
+    ("expectimax:movetime=-5", "time_ms: expected 0..1000000000"),
+    ("expectimax:depth=3,movetime=100", "time_ms: expected one budget"),
 ])
 def test_bad_specs_name_the_field(text, field):
     with pytest.raises(rosen.RosenError, match=field) as info:
@@ -395,6 +398,16 @@ def test_specs_build_the_agents_with_the_match_seed():
     ex = parse_agent("expectimax:time_ms=200", seed=5)
     assert isinstance(ex, ExpectimaxAgent) and (ex.depth, ex.time_ms, ex.seed) == (None, 200, 5)
     assert repr(ex) == "ExpectimaxAgent(time_ms=200, hero_weight=30, seed=5, tt_mb=16)"
+
+
+def test_expectimax_takes_the_issues_movetime_as_its_time_budget():
+    # Issue 9 spells the budget `expectimax:movetime=MS`, as the protocol's `go movetime`; the
+    # spec stores the canonical name, so it prints, compares and builds as time_ms.
+    spec = parse_agent_spec("expectimax:movetime=150,hero_weight=20")
+    assert spec == parse_agent_spec("expectimax:time_ms=150,hero_weight=20")
+    assert str(spec) == "expectimax:time_ms=150,hero_weight=20"
+    ex = spec.build(seed=2)
+    assert isinstance(ex, ExpectimaxAgent) and (ex.depth, ex.time_ms, ex.hero_weight) == (None, 150, 20)
 
 
 def test_a_finished_game_has_no_move_to_choose():

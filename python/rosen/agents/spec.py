@@ -37,8 +37,16 @@ KINDS: Dict[str, tuple] = {
     "net": ("path", "seed"),
     "engine": ENGINE_OPTIONS,
     "alphabeta": ("depth", "hero_weight", "seed"),
-    "expectimax": ("depth", "time_ms", "hero_weight", "seed", "tt_mb", "evaluator"),
+    "expectimax": ("depth", "time_ms", "movetime", "hero_weight", "seed", "tt_mb", "evaluator"),
+    "uct": ("iterations", "time_ms", "exploration", "threads", "seed", "max_tree_size"),
 }
+#: Other names for options, as issue 9 and the protocol's ``go movetime`` spell them: a spec is
+#: stored with the canonical name (``expectimax:movetime=200`` is ``expectimax:time_ms=200``).
+ALIASES: Dict[str, Dict[str, str]] = {"expectimax": {"movetime": "time_ms"}}
+#: ``uct``: plain UCT, the textbook search, as a reference opponent (issue 9): the MCTS with
+#: uniformly random rollouts to the end of the game, no evaluation cut-off, no priors and no
+#: implicit minimax backups; only its budget, exploration constant, threads and seed are open.
+UCT_PARAMS: Dict[str, Any] = {"rollout": "random", "rollout_cutoff": 0, "minimax_weight": 0}
 #: Options whose value is text as written (a file path), never a number.
 TEXT_OPTIONS = ("evaluator", "path")
 #: The classic searchers (cpp/classic/), built from their options as keyword arguments.
@@ -75,16 +83,22 @@ class AgentSpec:
         if self.kind not in KINDS:
             raise _error(f"unknown kind {self.kind!r}; expected one of {', '.join(KINDS)}")
         allowed = KINDS[self.kind]
+        for alias, name in ALIASES.get(self.kind, {}).items():
+            if alias in self.options:
+                if name in self.options:
+                    raise _error(f"{self.kind}: give {alias} or {name}, not both (they are one budget)")
+                options = {name if k == alias else k: v for k, v in self.options.items()}
+                object.__setattr__(self, "options", options)  # frozen: the canonical spelling is stored
         for key in self.options:
             if key not in allowed:
                 raise _error(f"{self.kind}: unknown option {key!r}; expected one of {', '.join(allowed)}")
-        if self.kind == "mcts":
+        if self.kind in ("mcts", "uct"):
             # Let the search check the values now (iterations=-1, rollout=foo), not mid-match.
             try:
-                params = {k: v for k, v in self.options.items() if k not in ("evaluator",) + CLOCK_OPTIONS}
+                params = {k: v for k, v in self._search_options().items() if k not in ("evaluator",) + CLOCK_OPTIONS}
                 SearchParams(**check_clock(self.options.get("clock_ms"), self.options.get("increment_ms", 0), params))
             except ValueError as exc:
-                raise _error(f"mcts: {exc}") from None
+                raise _error(f"{self.kind}: {exc}") from None
         for key in TEXT_OPTIONS:
             if key in self.options and not self._auto_network(key):  # a network file is read and checked now
                 _check_network(self.kind, key, self.options[key])
@@ -102,6 +116,10 @@ class AgentSpec:
             if "iterations" not in self.options and "time_ms" not in self.options:
                 raise _error("engine: give iterations=N or time_ms=MS (or both)")
             _check_engine_options(self.options)
+
+    def _search_options(self) -> Dict[str, Any]:
+        """An ``mcts`` or ``uct`` spec's options as rosen.MCTSAgent takes them."""
+        return dict(UCT_PARAMS, **self.options) if self.kind == "uct" else dict(self.options)
 
     def _auto_network(self, key: str) -> bool:
         """``mcts:evaluator=auto``: the game's shipped network, chosen when the game is known."""
@@ -121,6 +139,8 @@ class AgentSpec:
             return CLASSIC[self.kind](**options)
         if self.kind == "net":
             return NetAgent(**options)
+        if self.kind == "uct":
+            options = dict(self._search_options(), seed=options["seed"])
         return MCTSAgent(**options)
 
     def __str__(self) -> str:
@@ -177,7 +197,8 @@ def _engine_agent(options: Dict[str, Any]) -> Agent:
 def parse_agent_spec(text: str) -> AgentSpec:
     """Read ``kind[:key=value,...]``, e.g. ``random``, ``greedy:seed=2``, ``mcts:iterations=1000``,
     ``engine:command=rosen engine,iterations=2000`` (any engine command speaking PROTOCOL.md),
-    ``alphabeta:depth=7``, ``expectimax:time_ms=200``, ``mcts:evaluator=net.npz,iterations=800`` (a search
+    ``alphabeta:depth=7``, ``expectimax:time_ms=200`` (or ``movetime=200``), ``uct:iterations=10000`` (plain
+    UCT), ``mcts:evaluator=net.npz,iterations=800`` (a search
     guided by a network), ``net:path=net.npz`` (the network's policy, no search)."""
     if not isinstance(text, str):
         raise ArgumentTypeError(f"agent: expected a str like 'mcts:iterations=1000', got {type(text).__name__}", "agent")

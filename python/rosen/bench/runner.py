@@ -95,7 +95,7 @@ def parse_config(config: Any) -> AgentSpec:
         # A placeholder budget makes the spec complete; budget_spec puts the probe's in its place.
         if kind == "engine" and "iterations" not in options and "time_ms" not in options:
             config = config.rstrip(",") + ",iterations=1"
-        elif kind == "expectimax" and "depth" not in options and "time_ms" not in options:
+        elif kind == "expectimax" and not {"depth", "time_ms", "movetime"} & set(options):
             base = config.strip().rstrip(",")
             config = base + ",time_ms=1" if rest.strip(" ,") else base.rstrip(": ") + ":time_ms=1"
     return parse_agent_spec(config)
@@ -116,8 +116,8 @@ def budget_spec(config: Any, budget_kind: str, budget: int, threads: Optional[in
     options.pop(other, None)
     if spec.kind == "expectimax":
         options.pop("depth", None)  # the probe's time is its one budget (depth=N would be another)
-    if spec.kind == "mcts" and budget_kind == "time_ms":
-        options["iterations"] = 0  # mcts: 0 iterations means no iteration limit
+    if spec.kind in ("mcts", "uct") and budget_kind == "time_ms":
+        options["iterations"] = 0  # mcts, uct: 0 iterations means no iteration limit
     options[budget_kind] = budget
     if threads is not None and threads != 1:
         if "threads" not in allowed:

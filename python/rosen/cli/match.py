@@ -15,7 +15,8 @@ from . import _args
 EPILOG = """agents: random | greedy | mcts[:key=value,...] with the keys of rosen.SearchParams
 (e.g. mcts:iterations=1000,rollout=random; evaluator=PATH|builtin|builtin-team|auto for a network;
 clock_ms=MS[,increment_ms=MS] for a game clock instead of a budget per move) |
-alphabeta:depth=N | expectimax:depth=N (or time_ms=MS) | net:path=PATH |
+uct[:iterations=N|time_ms=MS] (plain UCT, random rollouts) |
+alphabeta:depth=N | expectimax:depth=N (or time_ms=MS, movetime=MS) | net:path=PATH |
 engine:command=CMD,iterations=N (or time_ms=MS).
 Pair i is the deal seed+i played twice, A red then A white.
 The SPRT is a pentanomial GSPRT (normal approximation) on logistic Elo."""
