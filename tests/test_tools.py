@@ -62,6 +62,12 @@ def test_the_golden_files_are_what_regenerate_writes():
     golden = TOOLS.parent / "tests" / "golden"
     assert regenerate.deals() == (golden / "deals.txt").read_text()
     assert regenerate.engine_bench() == (golden / "engine_bench.txt").read_text()
+    stamps = {path.name: path.stat().st_mtime_ns for path in golden.iterdir()}
+    assert regenerate.main(["--check"]) == 0  # all four files, written nowhere
+    with pytest.raises(SystemExit) as info:
+        regenerate.main(["--help"])  # a question, not an order to rewrite the files
+    assert info.value.code == 0
+    assert {path.name: path.stat().st_mtime_ns for path in golden.iterdir()} == stamps
 
 
 def test_make_bench_suite_writes_a_valid_suite(tmp_path):

@@ -1,11 +1,14 @@
-"""Regenerate the golden files from the current engine: `python tests/golden/regenerate.py`.
+"""Regenerate the golden files from the current engine: `python tests/golden/regenerate.py`
+(`--check` writes nothing and says which files the engine would change).
 
 Run it only for a deliberate behaviour change, and review the diff of tests/golden/ it makes.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import pathlib
+import sys
 
 import rosen
 from rosen.engine.bench import bench
@@ -65,10 +68,23 @@ def engine_bench() -> str:
     return f"nodes {result.iterations} signature {result.signature:016x}\n"
 
 
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Regenerate tests/golden/ from the current engine (only for a "
+                                     "deliberate behaviour change; review the diff it makes).")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; list the golden files the current engine would change, exit 1 if any")
+    args = parser.parse_args(argv)
+    files = {"deals.txt": deals(), "perft.json": json.dumps(perft_table(), indent=1) + "\n",
+             "engine_bench.txt": engine_bench(), "openspiel_playthrough.txt": openspiel_playthrough()}
+    if args.check:
+        stale = [name for name, text in files.items() if (HERE / name).read_text() != text]
+        print("differ:", ", ".join(stale) if stale else "none")
+        return 1 if stale else 0
+    for name, text in files.items():
+        (HERE / name).write_text(text)
+    print("wrote", ", ".join(str(HERE / name) for name in files))
+    return 0
+
+
 if __name__ == "__main__":
-    (HERE / "deals.txt").write_text(deals())
-    (HERE / "perft.json").write_text(json.dumps(perft_table(), indent=1) + "\n")
-    (HERE / "engine_bench.txt").write_text(engine_bench())
-    (HERE / "openspiel_playthrough.txt").write_text(openspiel_playthrough())
-    print("wrote", HERE / "deals.txt", HERE / "perft.json", HERE / "engine_bench.txt", "and",
-          HERE / "openspiel_playthrough.txt")
+    sys.exit(main())
