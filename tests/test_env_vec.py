@@ -100,10 +100,10 @@ def test_the_batch_equals_the_pettingzoo_env_game_after_game():
     assert games > 0
 
 
-@pytest.mark.parametrize("opponent", [None, "greedy", "mcts:iterations=30"])
+@pytest.mark.parametrize("opponent", [None, "greedy", "mcts:iterations=30", "uct:iterations=30"])
 def test_threads_change_nothing(opponent):
     kwargs = dict(players=2, opponent=opponent, layout="flat", seed=3)
-    steps = 60 if opponent and opponent.startswith("mcts") else 200
+    steps = 60 if opponent and opponent.startswith(("mcts", "uct")) else 200
     one = run(VecEnv(6, threads=1, **kwargs), steps)
     two = run(VecEnv(6, threads=2, **kwargs), steps)
     for a, b in zip(one, two):

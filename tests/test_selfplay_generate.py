@@ -335,6 +335,15 @@ def test_both_ends_of_a_range_say_the_same_range(kwargs, expected):
         generate(1, agent="mcts:iterations=10", **kwargs)
 
 
+def test_uct_plays_as_the_mcts_spec_it_stands_for_and_is_recorded_as_it():
+    uct, spelled = "uct:iterations=30", "mcts:rollout=random,rollout_cutoff=0,minimax_weight=0,iterations=30"
+    a, b = generate(2, agent=uct, seed=8), generate(2, agent=spelled, seed=8)
+    assert a.settings["agent"] == b.settings["agent"] == spelled
+    assert all(np.array_equal(a.rows[c], b.rows[c]) for c in COLUMNS)
+    with pytest.raises(rosen.InvalidArgumentError, match="time_ms: an agent played in C"):
+        generate(1, agent="uct:time_ms=20")
+
+
 def test_an_mcts_spec_searches_on_one_thread_per_game():
     one, four = generate(2, agent=MCTS), generate(2, agent=MCTS + ",threads=4")
     assert all(one.rows[k].tobytes() == four.rows[k].tobytes() for k in COLUMNS)

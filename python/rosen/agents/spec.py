@@ -117,6 +117,11 @@ class AgentSpec:
                 raise _error("engine: give iterations=N or time_ms=MS (or both)")
             _check_engine_options(self.options)
 
+    def as_mcts(self) -> "AgentSpec":
+        """A ``uct`` spec as the ``mcts`` spec it is (``uct:iterations=300`` ->
+        ``mcts:rollout=random,rollout_cutoff=0,minimax_weight=0,iterations=300``); others unchanged."""
+        return AgentSpec("mcts", self._search_options()) if self.kind == "uct" else self
+
     def _search_options(self) -> Dict[str, Any]:
         """An ``mcts`` or ``uct`` spec's options as rosen.MCTSAgent takes them."""
         return dict(UCT_PARAMS, **self.options) if self.kind == "uct" else dict(self.options)

@@ -30,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--first-game", type=int, default=0, help="index of the first game (default 0)")
     _args.add_rules(p)
     p.add_argument("--agent", default="mcts:iterations=800",
-                   help="random, greedy or mcts:<rosen.SearchParams keys> (default mcts:iterations=800)")
+                   help="random, greedy, mcts:<rosen.SearchParams keys> or uct[:iterations=N] (default mcts:iterations=800)")
     _args.add_threads(p, "worker threads (local backend) or threads per Ray task; the output does not depend on it")
     p.add_argument("--out", help="run directory (created; rerunning the same command resumes it)")
     p.add_argument("--shard-games", type=int, default=1000, help="games per shard file (default 1000)")

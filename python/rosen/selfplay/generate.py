@@ -24,8 +24,9 @@ from ..agents.spec import AgentSpec, parse_agent_spec
 from ..errors import InvalidArgumentError, RosenError, check_int, check_players
 from ..search import is_auto, run_interruptibly
 
-#: The agents self-play can run (each in C++): ``random``, ``greedy`` and ``mcts:<search params>``.
-AGENTS = ("random", "greedy", "mcts")
+#: The agents self-play can run (each in C++): ``random``, ``greedy``, ``mcts:<search params>`` and
+#: ``uct`` (recorded as the mcts spec it stands for).
+AGENTS = ("random", "greedy", "mcts", "uct")
 #: Names of the row columns, in the order of the spec.
 COLUMNS = ("game", "ply", "players", "reshuffle", "tokens", "crown", "hands", "discard", "pile", "heroes", "to_move",
            "legal", "visits", "root_value", "root_margin", "action", "result", "final_margin", "weight", "full_search")
@@ -72,7 +73,7 @@ def agent_spec(agent: Any, players: Optional[int] = None) -> AgentSpec:
     by iterations (a time budget is not reproducible). Errors name the agent and the key. With
     ``players``, ``evaluator=auto`` becomes the network it stands for in that game (``builtin`` or
     ``builtin-team``), so a run records the network it played with."""
-    spec = agent if isinstance(agent, AgentSpec) else parse_agent_spec(agent)
+    spec = (agent if isinstance(agent, AgentSpec) else parse_agent_spec(agent)).as_mcts()
     evaluator = spec.options.get("evaluator")
     if spec.kind == "mcts" and is_auto(evaluator):
         if players is None:
