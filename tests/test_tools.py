@@ -34,6 +34,11 @@ def test_regression_gate_runs_both_matches(capsys):
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2 and "iterations=30" in out[0] and "time_ms=3" in out[1]
     assert all(line.startswith(("ok", "FAIL")) for line in out)
+    # The team game's defaults are gated in the team game (R13).
+    assert gate.main(["mcts:temperature=3", "--games", "2", "--iterations", "30", "--time-ms", "3", "--threads", "1",
+                      "--players", "4"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and all(line.startswith("ok") and "  4 players: mcts:" in line for line in out)
 
 
 def test_regression_gate_refuses_bad_arguments_before_any_match(capsys):
@@ -47,7 +52,8 @@ def test_regression_gate_refuses_bad_arguments_before_any_match(capsys):
                           (["mcts", "--games", "0"], "--games: expected an even number"),
                           (["mcts", "--time-ms", "-3"], "--time-ms: expected >= 1, got -3"),
                           (["mcts", "--iterations", "0"], "--iterations: expected >= 1, got 0"),
-                          (["mcts", "--threads", "0"], "--threads: expected >= 1, got 0")):
+                          (["mcts", "--threads", "0"], "--threads: expected >= 1, got 0"),
+                          (["mcts", "--players", "3"], "--players: invalid choice: 3")):
         exits_2(gate.main, argv)
         captured = capsys.readouterr()
         assert message in captured.err and "Traceback" not in captured.err and captured.out == "", argv

@@ -8,6 +8,8 @@ match; it does not prove a gain (that takes an SPRT or a 400-game match, docs/st
     python tools/regression_gate.py "mcts:temperature=3"            # a candidate's changes
     python tools/regression_gate.py "mcts:temperature=3" --games 100 --threads 2
     python tools/regression_gate.py mcts --baseline "mcts:minimax_weight=0"   # a new default against the old
+    python tools/regression_gate.py "mcts:evaluator=builtin-team,minimax_values=network" \
+        --baseline "mcts:evaluator=builtin-team" --players 4                     # the team game's
 
 About three minutes on two cores with the defaults below.
 """
@@ -45,6 +47,8 @@ def main(argv=None) -> int:
     p.add_argument("--iterations", type=int, default=1000, help="budget of the equal-iterations match (default 1000)")
     p.add_argument("--time-ms", type=int, default=20, help="budget of the equal-time match (default 20)")
     p.add_argument("--threads", type=int, default=2, help="games in parallel (results do not depend on it)")
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="the 2-player game or the 4-player team game (R13) (default 2)")
     args = p.parse_args(argv)
     if args.games < 2 or args.games % 2:
         p.error(f"--games: expected an even number >= 2 (deal pairs), got {args.games}")
@@ -68,11 +72,12 @@ def main(argv=None) -> int:
         matches.append(pair)
     failed = False
     for a, b in matches:
-        result = run_match(a, b, games=args.games, seed=SEED, threads=args.threads)
+        result = run_match(a, b, games=args.games, seed=SEED, threads=args.threads, players=args.players)
         est = result.estimate
         worse = est.elo_high < 0
         failed |= worse
-        print(f"{'FAIL' if worse else 'ok  '}  {a}  vs  {b}: score {est.score:.1%} "
+        game = "" if args.players == 2 else f"{args.players} players: "
+        print(f"{'FAIL' if worse else 'ok  '}  {game}{a}  vs  {b}: score {est.score:.1%} "
               f"[{est.low:.1%}, {est.high:.1%}], elo {format_elo(est.elo)} "
               f"[{format_elo(est.elo_low)}, {format_elo(est.elo_high)}], {result.seconds:.0f} s")
     return 1 if failed else 0
