@@ -163,11 +163,12 @@ def _moves_view(result: rosen.SearchResult):
 
 
 @pytest.mark.parametrize("players, with_network, weight, values", [
-    (2, False, 0.3, "static"), (4, False, 0.3, "static"), (2, True, 0.5, "network"), (4, True, 0.3, "static")])
+    (2, False, 0.3, "static"), (4, False, 0.3, "static"), (2, True, 0.5, "network"), (4, True, 0.3, "network")])
 def test_the_default_minimax_backups_follow_the_search(evaluator, players, with_network, weight, values):
     """minimax_weight's and minimax_values' defaults (-1, 'auto'): the static evaluation's values at
-    0.3 for the rollout search and the team game, the network's own values at 0.5 for the 2-player
-    search with a network (cpp/search/params.h: minimax_weight_of, minimax_values_of). The default
+    0.3 for the rollout search, the network's own values for a search with a network, at 0.5 in
+    the 2-player game and 0.3 in the team game (cpp/search/params.h: minimax_weight_of,
+    minimax_values_of). The default
     search is bit for bit the search with both named, and not one with another weight or values."""
     assert rosen.SearchParams().minimax_weight == -1 and rosen.SearchParams().minimax_values == "auto"
     pos = midgame(seed=9, plies=8, players=players)

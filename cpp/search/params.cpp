@@ -68,8 +68,8 @@ const std::array<ParamInfo, 21> kParamInfo = {{
      "minimax_values is 'static')"},
     {"minimax_values", &P::minimax_values, 0, 2, {"auto", "static", "network"},
      "what the minimax backups carry: 'static' (the static evaluation of each child), 'network' (the network's value "
-     "of each node visited; without a network, 'static'), 'auto' = 'network' in the 2-player game with a network, "
-     "else 'static'"},
+     "of each node visited; without a network, 'static'), 'auto' = 'network' in a search with a network, else "
+     "'static'"},
     {"puct_c", &P::puct_c, 0, 100, {},
      "with a network: the PUCT constant c in q + c * prior * sqrt(N) / (1 + n) (replaces UCT's exploration)"},
     {"network_value_weight", &P::network_value_weight, -1, 1, {},

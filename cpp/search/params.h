@@ -98,21 +98,23 @@ constexpr int cutoff_plies(const SearchParams& p, int players) {
     return players == 2 ? kAutoCutoffTwoPlayers : kAutoCutoffFourPlayers;
 }
 
-// minimax_values' default: the network's own values in the 2-player game with a network (at
-// equal iterations and at equal time, 2-player self-play: docs/strength.md, "4 Dec 2026"); the
-// static evaluation's everywhere else (the team game's search was measured and shipped with
-// them). Without a network there are no network values: Network means Static there.
-constexpr MinimaxValues minimax_values_of(const SearchParams& p, bool network, int players) {
+// minimax_values' default: the network's own values in every search with a network -- the
+// 2-player game's since 4 Dec 2026 (2-player self-play at equal iterations and at equal time:
+// docs/strength.md, "4 Dec 2026"), the team game's since 5 Dec 2026 (an SPRT at 20 ms, +34 Elo
+// [+9, +58] over 840 games: docs/strength.md, "5 Dec 2026, seventh session"). Without a network
+// there are no network values: Network means Static there.
+constexpr MinimaxValues minimax_values_of(const SearchParams& p, bool network, int /*players*/) {
     if (!network) return MinimaxValues::Static;
     if (p.minimax_values != MinimaxValues::Auto) return p.minimax_values;
-    return players == 2 ? MinimaxValues::Network : MinimaxValues::Static;
+    return MinimaxValues::Network;
 }
 
 // minimax_weight's default: 0.3 for the rollout search (docs/strength.md, "Implicit minimax
 // backups"); 0.5 for the 2-player search with a network backing up its own values
 // (docs/strength.md, "4 Dec 2026"), and 0 when that search backs up the static evaluation's,
 // which only pull it toward a weaker judge (SPRT at 20 ms, docs/learning.md, "Implicit minimax
-// with the network"). The team game's network was measured and shipped with 0.3, so it keeps it.
+// with the network"). The team game's network search keeps 0.3, the weight it was measured with
+// (first over the static values, since 5 Dec 2026 over the network's own).
 constexpr double kAutoMinimax = -1;
 constexpr double kAutoMinimaxWeight = 0.3;
 constexpr double kAutoMinimaxWeightNetworkTwoPlayers = 0.5;
