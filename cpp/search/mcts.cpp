@@ -94,7 +94,7 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
     // This search's parameters: the defaults that depend on the game and the network resolved.
     SearchParams params = params_;
     params.minimax_weight = minimax_weight_of(params_, network_ != nullptr, root.players());
-    params.minimax_values = minimax_values_of(params_, network_ != nullptr, root.players());
+    params.minimax_values = minimax_values_of(params_, network_ != nullptr);
     params.network_value_weight = network_value_weight_of(params_, root.players());
     // Keep the trees, unless moving them to a new root costs more than the budget allows, or a
     // stop is already waiting (the search returns at once: no reason to move them first).

@@ -103,7 +103,7 @@ constexpr int cutoff_plies(const SearchParams& p, int players) {
 // docs/strength.md, "4 Dec 2026"), the team game's since 5 Dec 2026 (an SPRT at 20 ms, +34 Elo
 // [+9, +58] over 840 games: docs/strength.md, "5 Dec 2026, seventh session"). Without a network
 // there are no network values: Network means Static there.
-constexpr MinimaxValues minimax_values_of(const SearchParams& p, bool network, int /*players*/) {
+constexpr MinimaxValues minimax_values_of(const SearchParams& p, bool network) {
     if (!network) return MinimaxValues::Static;
     if (p.minimax_values != MinimaxValues::Auto) return p.minimax_values;
     return MinimaxValues::Network;
@@ -124,8 +124,8 @@ constexpr double kAutoMinimaxWeightNetworkStaticTwoPlayers = 0.0;
 constexpr double minimax_weight_of(const SearchParams& p, bool network, int players) {
     if (p.minimax_weight != kAutoMinimax) return p.minimax_weight;
     if (!network || players != 2) return kAutoMinimaxWeight;
-    return minimax_values_of(p, network, players) == MinimaxValues::Network ? kAutoMinimaxWeightNetworkTwoPlayers
-                                                                           : kAutoMinimaxWeightNetworkStaticTwoPlayers;
+    return minimax_values_of(p, network) == MinimaxValues::Network ? kAutoMinimaxWeightNetworkTwoPlayers
+                                                                  : kAutoMinimaxWeightNetworkStaticTwoPlayers;
 }
 
 // network_value_weight's default: the network's value alone in the 2-player game (mixing in
