@@ -47,6 +47,8 @@ ALIASES: Dict[str, Dict[str, str]] = {"expectimax": {"movetime": "time_ms"}}
 #: uniformly random rollouts to the end of the game, no evaluation cut-off, no priors and no
 #: implicit minimax backups; only its budget, exploration constant, threads and seed are open.
 UCT_PARAMS: Dict[str, Any] = {"rollout": "random", "rollout_cutoff": 0, "minimax_weight": 0}
+#: The kinds that are rosen's MCTS (rosen.MCTSAgent over rosen.SearchParams).
+SEARCH_KINDS = ("mcts", "uct")
 #: Options whose value is text as written (a file path), never a number.
 TEXT_OPTIONS = ("evaluator", "path")
 #: The classic searchers (cpp/classic/), built from their options as keyword arguments.
@@ -92,7 +94,7 @@ class AgentSpec:
         for key in self.options:
             if key not in allowed:
                 raise _error(f"{self.kind}: unknown option {key!r}; expected one of {', '.join(allowed)}")
-        if self.kind in ("mcts", "uct"):
+        if self.kind in SEARCH_KINDS:
             # Let the search check the values now (iterations=-1, rollout=foo), not mid-match.
             try:
                 params = {k: v for k, v in self._search_options().items() if k not in ("evaluator",) + CLOCK_OPTIONS}
@@ -144,9 +146,7 @@ class AgentSpec:
             return CLASSIC[self.kind](**options)
         if self.kind == "net":
             return NetAgent(**options)
-        if self.kind == "uct":
-            options = dict(self._search_options(), seed=options["seed"])
-        return MCTSAgent(**options)
+        return MCTSAgent(**dict(UCT_PARAMS, **options) if self.kind == "uct" else options)
 
     def __str__(self) -> str:
         if not self.options:

@@ -16,7 +16,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..agents.spec import KINDS, AgentSpec, parse_agent_spec
+from ..agents.spec import KINDS, SEARCH_KINDS, AgentSpec, parse_agent_spec
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
 from ..search import iterations_per_second
 from .suite import Suite, SuitePosition
@@ -116,7 +116,7 @@ def budget_spec(config: Any, budget_kind: str, budget: int, threads: Optional[in
     options.pop(other, None)
     if spec.kind == "expectimax":
         options.pop("depth", None)  # the probe's time is its one budget (depth=N would be another)
-    if spec.kind in ("mcts", "uct") and budget_kind == "time_ms":
+    if spec.kind in SEARCH_KINDS and budget_kind == "time_ms":
         options["iterations"] = 0  # mcts, uct: 0 iterations means no iteration limit
     options[budget_kind] = budget
     if threads is not None and threads != 1:
