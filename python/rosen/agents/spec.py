@@ -146,7 +146,7 @@ class AgentSpec:
             return CLASSIC[self.kind](**options)
         if self.kind == "net":
             return NetAgent(**options)
-        return MCTSAgent(**dict(UCT_PARAMS, **options) if self.kind == "uct" else options)
+        return MCTSAgent(**dict(self._search_options(), seed=options["seed"]))
 
     def __str__(self) -> str:
         if not self.options:
