@@ -1,4 +1,5 @@
-"""Search speed: iterations per second on one core from the 2-player start position.
+"""Search speed: iterations per second on one core from the 2-player start position (and the
+team game's, for its rollouts).
 
 Run with `pytest bench/bench_search.py --benchmark-only`. Each benchmark asserts its result, so
 a broken fast path cannot look fast; speeds are reported (``extra_info``, printed with ``-s``),
@@ -35,6 +36,25 @@ def test_search_heuristic_rollouts_speed(benchmark):
     best_rate = ITERATIONS / benchmark.stats.stats.min
     benchmark.extra_info["iterations_per_second"] = best_rate
     print(f"\nheuristic rollouts: {best_rate:,.0f} iterations/s")
+
+
+TEAM_START = rosen.Position.new(seed=1, players=4)
+TEAM_ITERATIONS = 30_000
+
+
+def _team_search() -> rosen.SearchResult:
+    # The heuristic policy's rollouts to the end in the team game: the rollout half of the team
+    # game's network search, measured without the network.
+    return rosen.search(TEAM_START, iterations=TEAM_ITERATIONS, rollout_cutoff=0, seed=1)
+
+
+def test_search_team_rollouts_speed(benchmark):
+    result = benchmark.pedantic(_team_search, rounds=3, iterations=1)
+    assert result.iterations == TEAM_ITERATIONS
+    assert TEAM_START.is_legal(result.best_move)
+    best_rate = TEAM_ITERATIONS / benchmark.stats.stats.min
+    benchmark.extra_info["iterations_per_second"] = best_rate
+    print(f"\nteam game, heuristic rollouts to the end: {best_rate:,.0f} iterations/s")
 
 
 def test_search_random_rollouts_two_threads(benchmark):

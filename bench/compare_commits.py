@@ -12,7 +12,10 @@ load, and prints per benchmark the median of the paired ratios new/old with thei
 - plain UCT's iterations per second: random rollouts played to the end
   (``rosen.search(pos, iterations=N, rollout="random", rollout_cutoff=0, seed=...)`` -> ``.nps``;
   ``rollout_cutoff=0`` because the default cut-off changed after 4e9f30e);
-- the default search's iterations per second (``rosen.search(pos, iterations=N)``).
+- the default search's iterations per second (``rosen.search(pos, iterations=N)``);
+- the same in the 4-player team game with the heuristic policy's rollouts played to the end
+  (``rollout_cutoff=0``: the default of 4e9f30e, and the rollout half of the team game's
+  network search), from ``rosen.Position.new(seed=1, players=4)``.
 
 Only APIs present in both versions are used. Every repetition also compares what the two
 versions computed (random-play totals for the same seed, the scores of the boards) and stops
@@ -82,8 +85,8 @@ elif bench == "boards":
     np.save(cfg["boards"], np.ascontiguousarray(np.tile(np.stack(boards), (5, 1, 1))))
     out = {}
 else:
-    kwargs = {"rollout": "random", "rollout_cutoff": 0} if bench == "uct_random" else {}
-    pos = rosen.Position.new(seed=1)
+    kwargs = {"uct_random": {"rollout": "random", "rollout_cutoff": 0}, "uct_team": {"rollout_cutoff": 0}}.get(bench, {})
+    pos = rosen.Position.new(seed=1, players=4 if bench == "uct_team" else 2)
     rosen.search(pos, iterations=2000, seed=seed + 1, **kwargs)
     res = rosen.search(pos, iterations=cfg["iterations"], seed=seed, **kwargs)
     out = {"rate": res.nps, "check": [res.iterations]}
@@ -96,6 +99,7 @@ BENCHES = [
     ("score_boards", "batch scoring, 10 000 end-of-game boards", "boards/s"),
     ("uct_random", "plain UCT, random rollouts to the end", "iterations/s"),
     ("uct_default", "UCT, default search", "iterations/s"),
+    ("uct_team", "UCT, team game, heuristic rollouts to the end", "iterations/s"),
 ]
 
 

@@ -29,21 +29,9 @@ PlayoutResult random_playout_generic(Position& pos, Rng& rng) {
 }
 
 // The fast loop works on a byte per square (0 empty, 1 red, 2 white, as board_from_bytes reads
-// them) with one extra cell, kOffBoard, that is neither empty nor anyone's: crown targets off the
-// board point there. Rows of 32 bytes keep the table index a shift.
-constexpr int kOffBoard = kSquares;
+// them) with extra cells from kOffBoardCell on that are neither empty nor anyone's: crown
+// targets off the board point there (kCrownCells).
 constexpr uint8_t kOffBoardValue = 3;
-
-struct FastTargets {
-    uint8_t to[kSquares][32]{};
-    constexpr FastTargets() {
-        for (int sq = 0; sq < kSquares; ++sq)
-            for (int c = 0; c < 32; ++c)
-                to[sq][c] = c < kCards && kCrownTargets.to[sq][c] != kNoSquare ? uint8_t(kCrownTargets.to[sq][c])
-                                                                              : uint8_t(kOffBoard);
-    }
-};
-inline constexpr FastTargets kFastTargets{};
 
 template <int Players>
 struct FastGame {
@@ -93,7 +81,7 @@ struct FastGame {
 
     bool can_act(int p) const {
         if (std::popcount(hand[p]) < kLimit) return true;
-        const uint8_t* row = kFastTargets.to[crown];
+        const uint8_t* row = kCrownCells.to[crown];
         const uint8_t theirs = heroes[p] ? uint8_t(2 - (p & 1)) : uint8_t(0xFF);
         for (CardMask h = hand[p]; h; h &= h - 1) {
             const uint8_t v = cell[row[std::countr_zero(h)]];
@@ -125,7 +113,7 @@ struct FastGame {
             ++plies;
             const int p = to_move;
             const CardMask own = hand[p];
-            const uint8_t* row = kFastTargets.to[crown];
+            const uint8_t* row = kCrownCells.to[crown];
             const uint8_t theirs = heroes[p] ? uint8_t(2 - (p & 1)) : uint8_t(0xFF);
             // The legal moves in canonical order (plays by card id, heroes by card id, draw, or
             // pass), without a list: plays fill slots from 0, heroes from kLimit, each slot the

@@ -150,7 +150,7 @@ void apply_move(Position& pos, Move m) {
     pos.to_move = uint8_t(next_player(pos));
 }
 
-void apply_draw(Position& pos, int card) {
+void apply_draw_without_blockade_test(Position& pos, int card) {
     if (pos.pile_size == 0) reshuffle_discard(pos);  // lazy (R7): the discard becomes the pile first
     // With a known order the caller guarantees card is the top, so the order array stays valid.
     --pos.pile_size;
@@ -158,6 +158,10 @@ void apply_draw(Position& pos, int card) {
     pos.hand[pos.to_move] |= 1u << card;
     if (pos.pile_size == 0 && pos.rules.reshuffle == Reshuffle::Eager) reshuffle_discard(pos);
     pos.to_move = uint8_t(next_player(pos));
+}
+
+void apply_draw(Position& pos, int card) {
+    apply_draw_without_blockade_test(pos, card);
     if (blocked(pos)) pos.over = true;  // R9
 }
 

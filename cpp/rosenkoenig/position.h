@@ -67,6 +67,9 @@ CardMask drawable_cards(const Position& pos);
 // through apply_draw with the drawn card.
 void apply_move(Position& pos, Move m);
 void apply_draw(Position& pos, int card);
+// apply_draw without its test for R9 (no player can act), which leaves pos.over false: for a loop
+// that tests R9 itself, where alone it can hold (the next player has no move; compute_over).
+void apply_draw_without_blockade_test(Position& pos, int card);
 // Picks the card a plain draw yields: the top card when the order is known, else a uniform one.
 int deal_card(const Position& pos, Rng& rng);
 int deal_card(Position& pos);  // the same, using and advancing the position's own generator

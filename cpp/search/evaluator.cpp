@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "rosenkoenig/playout.h"
 #include "rosenkoenig/territory.h"
+#include "search/heuristic.h"
 #include "search/territories.h"
 
 namespace rosen::search {
@@ -54,102 +54,53 @@ struct FloodTerritories {
     int split_loss(int colour, int sq) const { return search::split_loss(pos.tokens[colour], sq); }
 };
 
-// The heuristic's move values with territory values from T (FloodTerritories or Territories,
-// which give the same numbers).
-template <typename T>
-void values_with(const Position& pos, const MoveList& moves, const SearchParams& p, const T& terr, float* values) {
-    const int colour = colour_of(pos.to_move);
-    for (int i = 0; i < moves.size; ++i) {
-        const Move m = moves[i];
-        float v = 0.0f;
-        if (is_play(m)) {
-            const int t = crown_target(pos.crown, move_card(m));
-            v = float(terr.join_gain(colour, t));
-            // Taking a square the opponent needs to join their territories denies them the join.
-            if (p.block_weight != 0.0) v += float(p.block_weight) * float(terr.join_gain(colour ^ 1, t) - 1);
-        } else if (is_hero(m)) {
-            const int t = crown_target(pos.crown, move_card(m));
-            // A hero both grows our territory and cuts theirs; it is worth spending only when the
-            // swing beats what a hero is expected to win later.
-            v = float(terr.join_gain(colour, t) + terr.split_loss(colour ^ 1, t)) - float(p.hero_cost);
-        } else if (m == kDraw) {
-            v = float(p.draw_value);
-        }
-        values[i] = v;
-    }
-}
-
-// exp(-k / temperature) for whole k below kExpTable: move values are whole score points with
-// whole-point parameters (the defaults), so the softmax mostly looks its weights up. Each entry
-// is computed exactly as std::exp would be for that difference, so the weights are the same.
-constexpr int kExpTable = 1024;
-
+// exp(-k / temperature) for k below heuristic::kExpTable, computed for one temperature at a time.
 struct ExpTable {
     float inv_t = -1.0f;
-    float weight[kExpTable];
+    float weight[heuristic::kExpTable];
 
     const float* for_inverse_temperature(float inv) {
         if (inv != inv_t) {
             inv_t = inv;
-            for (int k = 0; k < kExpTable; ++k) weight[k] = std::exp(float(-k) * inv);
+            for (int k = 0; k < heuristic::kExpTable; ++k) weight[k] = std::exp(float(-k) * inv);
         }
         return weight;
     }
 };
 
-// The table for this thread and p.temperature. thread_local, because searches with other
-// temperatures may run on other threads; fetched once per rollout, not per move.
-const float* exp_weights(const SearchParams& p) {
+}  // namespace
+
+void move_values(const Position& pos, const MoveList& moves, const SearchParams& p, float* values) {
+    const FloodTerritories terr{pos};
+    const int colour = colour_of(pos.to_move);
+    for (int i = 0; i < moves.size; ++i) {
+        const Move m = moves[i];
+        float v = 0.0f;
+        if (is_play(m))
+            v = heuristic::play_value(terr, colour, crown_target(pos.crown, move_card(m)), p);
+        else if (is_hero(m))
+            v = heuristic::hero_value(terr, colour, crown_target(pos.crown, move_card(m)), p);
+        else if (m == kDraw)
+            v = heuristic::draw_value(p);
+        values[i] = v;
+    }
+}
+
+const float* heuristic::exp_weights(const SearchParams& p) {
     thread_local ExpTable table;
     return table.for_inverse_temperature(1.0f / float(p.temperature));
 }
 
-// Softmax of the values at p.temperature, in place; `weight` is exp_weights(p).
-void softmax(int n, const SearchParams& p, const float* weight, float* values) {
-    float best = values[0];
-    for (int i = 1; i < n; ++i) best = values[i] > best ? values[i] : best;
-    const float inv_t = 1.0f / float(p.temperature);
-    float sum = 0.0f;
-    for (int i = 0; i < n; ++i) {
-        const float d = values[i] - best;  // <= 0
-        const int k = d > -float(kExpTable) ? int(-d) : kExpTable;
-        sum += values[i] = (k < kExpTable && float(-k) == d) ? weight[k] : std::exp(d * inv_t);
-    }
-    for (int i = 0; i < n; ++i) values[i] /= sum;
-}
-
-// A move drawn from the weights (which sum to 1).
-Move sample(const MoveList& moves, const float* weights, Rng& rng) {
-    float r = float(rng.uniform());
-    for (int i = 0; i < moves.size - 1; ++i) {
-        r -= weights[i];
-        if (r < 0.0f) return moves[i];
-    }
-    return moves[moves.size - 1];
-}
-
-}  // namespace
-
-void move_values(const Position& pos, const MoveList& moves, const SearchParams& p, float* values) {
-    values_with(pos, moves, p, FloodTerritories{pos}, values);
-}
-
 void move_priors(const Position& pos, const MoveList& moves, const SearchParams& p, float* priors) {
     move_values(pos, moves, p, priors);
-    softmax(moves.size, p, exp_weights(p), priors);
-}
-
-Move rollout_move(const Position& pos, const MoveList& moves, const SearchParams& p, Rng& rng) {
-    if (moves.size == 1) return moves[0];
-    if (p.rollout == RolloutPolicy::Random) return moves[int(rng.below(uint32_t(moves.size)))];
-    float weights[12];
-    move_priors(pos, moves, p, weights);
-    return sample(moves, weights, rng);
+    heuristic::softmax(moves.size, p, heuristic::exp_weights(p), priors);
 }
 
 Evaluation evaluate_terminal(const Position& pos, const SearchParams& p) {
-    const TerritoryStats red = analyse_territories(pos.tokens[kRed]);
-    const TerritoryStats white = analyse_territories(pos.tokens[kWhite]);
+    return evaluate_terminal(analyse_territories(pos.tokens[kRed]), analyse_territories(pos.tokens[kWhite]), p);
+}
+
+Evaluation evaluate_terminal(const TerritoryStats& red, const TerritoryStats& white, const SearchParams& p) {
     const int cmp = compare_for_win(red, white);  // R12 with its tie-breaks
     const float win = cmp > 0 ? 1.0f : cmp < 0 ? 0.0f : 0.5f;
     const float margin = float(red.score - white.score);
@@ -169,8 +120,11 @@ Evaluation cutoff_value(float margin, float heroes, const SearchParams& p) {
 }  // namespace
 
 Evaluation evaluate_cutoff(const Position& pos, const SearchParams& p) {
-    const float margin = float(score(pos.tokens[kRed]) - score(pos.tokens[kWhite]));
-    return cutoff_value(margin, float(colour_heroes(pos, kRed) - colour_heroes(pos, kWhite)), p);
+    return evaluate_cutoff(pos, score(pos.tokens[kRed]) - score(pos.tokens[kWhite]), p);
+}
+
+Evaluation evaluate_cutoff(const Position& pos, int red_margin, const SearchParams& p) {
+    return cutoff_value(float(red_margin), float(colour_heroes(pos, kRed) - colour_heroes(pos, kWhite)), p);
 }
 
 void child_rewards(const Position& pos, const MoveList& moves, const SearchParams& p, float* rewards) {
@@ -198,53 +152,6 @@ void child_rewards(const Position& pos, const MoveList& moves, const SearchParam
         }
         rewards[i] = cutoff_value(margin + sign * gain, h, p).reward;
     }
-}
-
-Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng) {
-    const int cutoff = cutoff_plies(p, pos.players());
-    if (p.rollout == RolloutPolicy::Random) {
-        if (!cutoff) {
-            // Plain UCT: the core's fast play-out (uniform moves and draws, to the end).
-            play_out(pos, rng);
-            return evaluate_terminal(pos, p);  // scores the end once (random_playout would too)
-        }
-        for (int plies = 0; !pos.over; ++plies) {
-            if (cutoff && plies >= cutoff) return evaluate_cutoff(pos, p);
-            const MoveList moves = legal_moves(pos);
-            const Move m = rollout_move(pos, moves, p, rng);
-            if (m == kDraw)
-                apply_draw(pos, deal_card(pos, rng));
-            else
-                apply_move(pos, m);
-        }
-        return evaluate_terminal(pos, p);
-    }
-    // The heuristic policy, with the territories tracked move by move instead of flood-filled
-    // for every candidate: the same values (so the same playouts), at a fraction of the cost.
-    Territories terr(pos);
-    const float* exp_weight = exp_weights(p);
-    float weights[12];
-    for (int plies = 0; !pos.over; ++plies) {
-        if (cutoff && plies >= cutoff) return evaluate_cutoff(pos, p);
-        const MoveList moves = legal_moves(pos);
-        Move m = moves[0];
-        if (moves.size > 1) {
-            values_with(pos, moves, p, terr, weights);
-            softmax(moves.size, p, exp_weight, weights);
-            m = sample(moves, weights, rng);
-        }
-        if (m == kDraw) {
-            apply_draw(pos, deal_card(pos, rng));
-            continue;
-        }
-        if (m != kPass) {
-            const int colour = colour_of(pos.to_move), t = crown_target(pos.crown, move_card(m));
-            if (is_hero(m)) terr.remove(colour ^ 1, t);
-            terr.add(colour, t);
-        }
-        apply_move(pos, m);
-    }
-    return evaluate_terminal(pos, p);
 }
 
 }  // namespace rosen::search

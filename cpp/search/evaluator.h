@@ -8,6 +8,7 @@
 #include "rosenkoenig/move.h"
 #include "rosenkoenig/position.h"
 #include "rosenkoenig/rng.h"
+#include "rosenkoenig/territory.h"
 #include "search/params.h"
 
 namespace rosen::search {
@@ -27,9 +28,6 @@ void move_values(const Position& pos, const MoveList& moves, const SearchParams&
 // Softmax of move_values at p.temperature: the policy's probabilities, used as priors.
 void move_priors(const Position& pos, const MoveList& moves, const SearchParams& p, float* priors);
 
-// One move sampled from the policy of p.rollout for the side to move (moves must be legal_moves).
-Move rollout_move(const Position& pos, const MoveList& moves, const SearchParams& p, Rng& rng);
-
 // The value of a leaf, always from Red's point of view (the search converts it to the mover's;
 // a 4-player team shares its colour's value, R13).
 struct Evaluation {
@@ -42,18 +40,22 @@ struct Evaluation {
 // network's value and margin become at a leaf.
 float shaped_reward(float win, float margin, const SearchParams& p);
 
-// A finished game (R12), shaped by p.reward and p.margin_weight.
+// A finished game (R12), shaped by p.reward and p.margin_weight; the second form from both
+// colours' territory statistics (R10-R12), where the caller has them already.
 Evaluation evaluate_terminal(const Position& pos, const SearchParams& p);
-// An unfinished game cut off early: the margin plus the heroes' worth, squashed by p.eval_scale.
+Evaluation evaluate_terminal(const TerritoryStats& red, const TerritoryStats& white, const SearchParams& p);
+// An unfinished game cut off early: the margin plus the heroes' worth, squashed by p.eval_scale;
+// the second form with Red's score minus White's (R11) given.
 Evaluation evaluate_cutoff(const Position& pos, const SearchParams& p);
+Evaluation evaluate_cutoff(const Position& pos, int red_margin, const SearchParams& p);
 
 // Red's reward of the static evaluation of each move's child position (evaluate_cutoff, or
 // evaluate_terminal where the move ends the game, R8), from exact territory-score deltas: the
 // values implicit minimax backups start from. Writes moves.size rewards.
 void child_rewards(const Position& pos, const MoveList& moves, const SearchParams& p, float* rewards);
 
-// Plays pos to the end (or cutoff_plies(p, players) plies) with the rollout policy and evaluates it.
-// pos must have a hidden pile order (R14): draws are dealt uniformly by rng.
+// Plays pos to the end (or cutoff_plies(p, players) plies) with the rollout policy and evaluates it
+// (rollout.cpp). pos must have a hidden pile order (R14): draws are dealt uniformly by rng.
 Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng);
 
 }  // namespace rosen::search

@@ -6,23 +6,6 @@
 
 namespace rosen::search {
 
-namespace {
-
-// The four orthogonal neighbours of each square (R10); kSquares (never a token) past the edge.
-struct NeighbourTable {
-    std::array<std::array<uint8_t, 4>, kSquares> of{};
-    constexpr NeighbourTable() {
-        for (int sq = 0; sq < kSquares; ++sq) {
-            const int f = file_of(sq), r = rank_of(sq);
-            of[sq] = {uint8_t(r + 1 < kRanks ? sq + kFiles : kSquares), uint8_t(r > 0 ? sq - kFiles : kSquares),
-                      uint8_t(f + 1 < kFiles ? sq + 1 : kSquares), uint8_t(f > 0 ? sq - 1 : kSquares)};
-        }
-    }
-};
-constexpr NeighbourTable kNeighbours{};
-
-}  // namespace
-
 Territories::Territories(const Position& pos) {
     std::memset(slot_, kNone, sizeof slot_);
     std::memset(size_, 0, sizeof size_);
@@ -50,29 +33,37 @@ void Territories::relabel(int colour, Bitboard squares, uint8_t slot) {
     for (uint64_t hi = uint64_t(squares >> 64); hi; hi &= hi - 1) slot_[colour][64 + std::countr_zero(hi)] = slot;
 }
 
-int Territories::join_gain(int colour, int sq) const {
-    // Branch-free: a neighbour's territory counts unless an earlier neighbour already counted it;
-    // a neighbour without a token of the colour has slot kNone, whose size is 0.
-    const std::array<uint8_t, 4>& nb = kNeighbours.of[sq];
-    const uint8_t* slot = slot_[colour];
-    const uint8_t* size = size_[colour];
-    const uint8_t a = slot[nb[0]], b = slot[nb[1]], c = slot[nb[2]], d = slot[nb[3]];
-    const int na = size[a], nb1 = size[b] * (b != a), nc = size[c] * (c != a && c != b),
-              nd = size[d] * (d != a && d != b && d != c);
-    const int merged = 1 + na + nb1 + nc + nd;
-    return merged * merged - (na * na + nb1 * nb1 + nc * nc + nd * nd);
+TerritoryStats Territories::stats(int colour) const {
+    // A slot not in use has size 0 and adds nothing.
+    TerritoryStats stats;
+    for (int s = 0; s < kSlots; ++s) {
+        const int n = size_[colour][s];
+        stats.score += n * n;
+        stats.largest = n > stats.largest ? n : stats.largest;
+        stats.count += n != 0;
+        stats.tokens += n;
+    }
+    return stats;
 }
 
 int split_territory_loss(Bitboard territory, int sq) {
     const int n = popcount(territory);
-    const Bitboard rest = territory & ~bit(sq);
+    Bitboard rest = territory & ~bit(sq);
     Bitboard adjacent = neighbours(bit(sq)) & rest;
+    // The pieces around sq, flood-filled while two or more of its neighbours are left to place:
+    // the last piece is what remains of the territory, whole (it is connected through the one
+    // neighbour left), so a square with a single neighbour in the territory needs no fill at all.
     int kept = 0;
-    while (adjacent) {
+    while (adjacent & (adjacent - 1)) {
         const Bitboard piece = flood(adjacent & (~adjacent + 1), rest);
         const int k = popcount(piece);
         kept += k * k;
         adjacent &= ~piece;
+        rest &= ~piece;
+    }
+    if (adjacent) {
+        const int k = popcount(rest);
+        kept += k * k;
     }
     return n * n - kept;
 }
@@ -84,7 +75,7 @@ int Territories::split_loss(int colour, int sq) const {
 void Territories::add(int colour, int sq) {
     // Merge every territory touching sq into the largest of them, then add sq.
     uint8_t target = kNone;
-    for (const uint8_t nb : kNeighbours.of[sq]) {
+    for (const uint8_t nb : kNeighbourSquares.of[sq]) {
         const uint8_t s = slot_[colour][nb];
         if (s != kNone && (target == kNone || size_[colour][s] > size_[colour][target])) target = s;
     }
@@ -92,7 +83,7 @@ void Territories::add(int colour, int sq) {
         new_slot(colour, bit(sq));
         return;
     }
-    for (const uint8_t nb : kNeighbours.of[sq]) {
+    for (const uint8_t nb : kNeighbourSquares.of[sq]) {
         const uint8_t s = slot_[colour][nb];
         if (s == kNone || s == target) continue;
         squares_[colour][target] |= squares_[colour][s];
@@ -107,9 +98,11 @@ void Territories::add(int colour, int sq) {
 }
 
 void Territories::remove(int colour, int sq) {
-    // The territory through sq falls apart into the pieces around it: the first keeps the slot.
+    // The territory through sq falls apart into the pieces around it. As in split_territory_loss,
+    // pieces are flood-filled while two or more of sq's neighbours are left to place; each gets a
+    // new slot, and the last, the rest of the territory, keeps the old one and its labels.
     const uint8_t s = slot_[colour][sq];
-    const Bitboard rest = squares_[colour][s] & ~bit(sq);
+    Bitboard rest = squares_[colour][s] & ~bit(sq);
     slot_[colour][sq] = kNone;
     Bitboard adjacent = neighbours(bit(sq)) & rest;
     if (!adjacent) {
@@ -117,15 +110,14 @@ void Territories::remove(int colour, int sq) {
         free_[colour][free_count_[colour]++] = s;
         return;
     }
-    const Bitboard first = flood(adjacent & (~adjacent + 1), rest);
-    squares_[colour][s] = first;
-    size_[colour][s] = uint8_t(popcount(first));
-    adjacent &= ~first;
-    while (adjacent) {
+    while (adjacent & (adjacent - 1)) {
         const Bitboard piece = flood(adjacent & (~adjacent + 1), rest);
         new_slot(colour, piece);
         adjacent &= ~piece;
+        rest &= ~piece;
     }
+    squares_[colour][s] = rest;
+    size_[colour][s] = uint8_t(popcount(rest));
 }
 
 }  // namespace rosen::search

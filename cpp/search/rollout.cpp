@@ -1,0 +1,179 @@
+// The search's rollout (evaluator.h): the hottest loop of a search without a network, and about
+// three quarters of an iteration of the team game's search, which rolls out from every leaf
+// besides asking the network (docs/performance.md, "The search's rollout loop").
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "rosenkoenig/playout.h"
+#include "search/evaluator.h"
+#include "search/heuristic.h"
+#include "search/territories.h"
+
+namespace rosen::search {
+
+namespace {
+
+// Cell values of the rollout's byte board: empty, a token of Red or White (1 + colour), and the
+// cells past the board, which crown targets off the board point at (kCrownCells).
+constexpr uint8_t kEmptyCell = 0;
+constexpr uint8_t kOffBoardValue = 3;
+constexpr uint8_t kNotAHero = 0xFF;  // no cell holds it: stands for "theirs" when no hero is left
+
+// The heuristic policy's rollout with the player count fixed at compile time. It makes exactly the
+// moves and generator calls of the plain loop it replaced (legal_moves, move_values, a softmax,
+// a sample, apply_move or apply_draw, until 22757ce): the same values in the same order, so the
+// same floating-point sums, and the search is bit for bit what it was (tests/search_signature.py
+// pins it). What it saves: the move list and a second pass to value it (the moves are generated
+// and valued from a byte per square in one pass over the hand, as whole numbers where the
+// parameters are whole), the blockade test after every draw (R9 can only hold where the next
+// player has no move, so it runs only there), and the flood fills that scored the end (the
+// tracked territories know their sizes).
+template <int Players>
+class HeuristicRollout {
+public:
+    static constexpr int kLimit = Players == 2 ? 5 : 3;  // hand limit (R4 b, R13)
+
+    HeuristicRollout(Position& pos, const SearchParams& p) : pos_(pos), p_(p), terr_(pos) {
+        std::memset(cell_, kEmptyCell, kSquares);
+        std::memset(cell_ + kSquares, kOffBoardValue, sizeof cell_ - kSquares);
+        for (int colour = 0; colour < 2; ++colour)
+            for (Bitboard b = pos.tokens[colour] & kFull; b; b &= b - 1)
+                cell_[lowest_square(b)] = uint8_t(1 + colour);
+    }
+
+    Evaluation run(Rng& rng, int cutoff) {
+        const float* exp_weight = heuristic::exp_weights(p_);
+        for (int plies = 0; !pos_.over; ++plies) {
+            const int player = pos_.to_move, colour = colour_of(player);
+            const CardMask own = pos_.hand[player];
+            const uint8_t* row = kCrownCells.to[pos_.crown];
+            const uint8_t theirs = pos_.heroes[player] ? uint8_t(2 - colour) : kNotAHero;
+            // The legal moves in legal_moves' order (plays by card id, heroes by card id, draw, or
+            // pass): plays fill slots from 0, heroes from kLimit, each the card and its target.
+            uint16_t slot[2 * kLimit];  // card | target << 8
+            int nplays = 0, nheroes = 0;
+            for (CardMask rest = own; rest; rest &= rest - 1) {
+                const int card = std::countr_zero(rest);
+                const int t = row[card];
+                const uint8_t v = cell_[t];
+                const uint16_t entry = uint16_t(card | t << 8);
+                slot[nplays] = entry;
+                nplays += v == kEmptyCell;
+                slot[kLimit + nheroes] = entry;
+                nheroes += v == theirs;
+            }
+            const int board_moves = nplays + nheroes;
+            const bool may_draw = std::popcount(own) < kLimit;
+            const int n = board_moves + int(may_draw);
+            if (n == 0 && compute_over(pos_)) {  // R9, after the draw that ended the last ply
+                pos_.over = true;
+                break;
+            }
+            if (cutoff && plies >= cutoff) return evaluate_cutoff(pos_, margin(), p_);
+            int choice = 0;
+            if (n > 1 && whole_) {
+                int values[2 * kLimit + 1];
+                for (int i = 0; i < nplays; ++i) {
+                    const int t = slot[i] >> 8;
+                    values[i] = terr_.join_gain(colour, t) + block_ * (terr_.join_gain(colour ^ 1, t) - 1);
+                }
+                for (int i = 0; i < nheroes; ++i) {
+                    const int t = slot[kLimit + i] >> 8;
+                    values[nplays + i] = terr_.join_gain(colour, t) + terr_.split_loss(colour ^ 1, t) - hero_cost_;
+                }
+                values[board_moves] = draw_value_;  // ignored without a draw (n == board_moves)
+                choice = sample_whole(n, values, exp_weight, rng);
+            } else if (n > 1) {
+                float weights[2 * kLimit + 1];
+                for (int i = 0; i < nplays; ++i) weights[i] = heuristic::play_value(terr_, colour, slot[i] >> 8, p_);
+                for (int i = 0; i < nheroes; ++i)
+                    weights[nplays + i] = heuristic::hero_value(terr_, colour, slot[kLimit + i] >> 8, p_);
+                if (may_draw) weights[board_moves] = heuristic::draw_value(p_);
+                choice = heuristic::sample_softmax(n, p_, exp_weight, weights, rng);
+            }
+            if (n == 0) {
+                apply_move(pos_, kPass);  // R6
+            } else if (choice >= board_moves) {
+                apply_draw_without_blockade_test(pos_, deal_card(pos_, rng));  // R4 b, R7
+            } else {
+                const bool hero = choice >= nplays;
+                const uint16_t entry = slot[hero ? kLimit + choice - nplays : choice];
+                const int card = entry & 0xFF, t = entry >> 8;
+                if (hero) terr_.remove(colour ^ 1, t);
+                terr_.add(colour, t);
+                cell_[t] = uint8_t(1 + colour);
+                apply_move(pos_, hero ? hero_move(card) : play_move(card));  // R4 a, c; R8 ends the game
+            }
+        }
+        return evaluate_terminal(terr_.stats(kRed), terr_.stats(kWhite), p_);
+    }
+
+private:
+    // heuristic::sample_softmax for whole move values: the same weights (the table's entries,
+    // or std::exp of the same float where the difference is past the table) and the same sums.
+    int sample_whole(int n, const int* values, const float* exp_weight, Rng& rng) const {
+        int best = values[0];
+        for (int i = 1; i < n; ++i) best = values[i] > best ? values[i] : best;
+        float weights[2 * kLimit + 1];
+        float sum = 0.0f;
+        for (int i = 0; i < n; ++i) {
+            const int k = best - values[i];
+            sum += weights[i] = k < heuristic::kExpTable ? exp_weight[k] : std::exp(float(-k) * inv_t_);
+        }
+        float r = float(rng.uniform());
+        for (int i = 0; i < n - 1; ++i) {
+            r -= weights[i] / sum;
+            if (r < 0.0f) return i;
+        }
+        return n - 1;
+    }
+
+    static bool whole(double x) { return x == std::floor(x) && std::fabs(x) <= kWholeLimit; }
+
+    int margin() const { return terr_.stats(kRed).score - terr_.stats(kWhite).score; }
+
+    // Whole parameters up to this size keep every move value a whole number below 2^24, where
+    // float arithmetic (the general path) is exact and integers give the same values.
+    static constexpr double kWholeLimit = 1000.0;
+
+    Position& pos_;
+    const SearchParams& p_;
+    const bool whole_ = whole(p_.block_weight) && whole(p_.hero_cost) && whole(p_.draw_value);
+    const int block_ = whole_ ? int(p_.block_weight) : 0;
+    const int hero_cost_ = whole_ ? int(p_.hero_cost) : 0;
+    const int draw_value_ = whole_ ? int(p_.draw_value) : 0;
+    const float inv_t_ = 1.0f / float(p_.temperature);
+    Territories terr_;
+    alignas(16) uint8_t cell_[96];
+};
+
+// The uniform policy with a cut-off (plain UCT without one takes the core's fast play-out).
+Evaluation random_rollout(Position& pos, const SearchParams& p, Rng& rng, int cutoff) {
+    for (int plies = 0; !pos.over; ++plies) {
+        if (plies >= cutoff) return evaluate_cutoff(pos, p);
+        const MoveList moves = legal_moves(pos);
+        const Move m = moves.size == 1 ? moves[0] : moves[int(rng.below(uint32_t(moves.size)))];
+        if (m == kDraw)
+            apply_draw(pos, deal_card(pos, rng));
+        else
+            apply_move(pos, m);
+    }
+    return evaluate_terminal(pos, p);
+}
+
+}  // namespace
+
+Evaluation rollout(Position& pos, const SearchParams& p, Rng& rng) {
+    const int cutoff = cutoff_plies(p, pos.players());
+    if (p.rollout == RolloutPolicy::Random) {
+        if (cutoff) return random_rollout(pos, p, rng, cutoff);
+        // Plain UCT: the core's fast play-out (uniform moves and draws, to the end).
+        play_out(pos, rng);
+        return evaluate_terminal(pos, p);  // scores the end once (random_playout would too)
+    }
+    if (pos.players() == 2) return HeuristicRollout<2>(pos, p).run(rng, cutoff);
+    return HeuristicRollout<4>(pos, p).run(rng, cutoff);
+}
+
+}  // namespace rosen::search

@@ -1,0 +1,14 @@
+"""The search's rollout loop (cpp/search/rollout.cpp) plays exactly the games of the plain loop it
+replaced (legal_moves, move values, softmax, sample, apply_draw's blockade test after every draw):
+the searches of tests/search_signature.py are bit for bit what they were before it."""
+from __future__ import annotations
+
+from search_signature import rollout_signature
+
+# Recorded at commit 22757ce, with the plain loop, before the rollout loop was rewritten.
+ROLLOUT_SIGNATURE = "59c5903241df68ad"
+
+
+def test_rollouts_play_the_games_of_the_plain_loop():
+    # R7 (lazy reshuffle), R8/R9 endings inside rollouts, fractional policy values, both games.
+    assert rollout_signature() == ROLLOUT_SIGNATURE
