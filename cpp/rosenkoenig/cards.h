@@ -41,21 +41,6 @@ inline constexpr CrownTargets kCrownTargets{};
 
 inline int crown_target(int square, int card) { return kCrownTargets.to[square][card]; }
 
-// Crown targets for loops over a byte per square (the fast play-out, the search's rollout): a
-// target off the board is kOffBoardCell, one cell past the board that such a loop fills with a
-// value that is neither empty nor anyone's. Rows of 32 keep the index a shift.
-constexpr int kOffBoardCell = kSquares;
-struct CrownCells {
-    uint8_t to[kSquares][32]{};
-    constexpr CrownCells() {
-        for (int sq = 0; sq < kSquares; ++sq)
-            for (int c = 0; c < 32; ++c)
-                to[sq][c] = c < kCards && kCrownTargets.to[sq][c] != kNoSquare ? uint8_t(kCrownTargets.to[sq][c])
-                                                                              : uint8_t(kOffBoardCell);
-    }
-};
-inline constexpr CrownCells kCrownCells{};
-
 // kSelectInByte.at[b][k]: the position of the k-th (from 0) set bit of byte b.
 struct SelectInByte {
     std::array<std::array<uint8_t, 8>, 256> at{};

@@ -1,10 +1,10 @@
 #include "playout.h"
 
+#include "byte_board.h"
 #include "territory.h"
 
 #include <bit>
 #include <chrono>
-#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -28,16 +28,12 @@ PlayoutResult random_playout_generic(Position& pos, Rng& rng) {
     return result;
 }
 
-// The fast loop works on a byte per square (0 empty, 1 red, 2 white, as board_from_bytes reads
-// them) with extra cells from kOffBoardCell on that are neither empty nor anyone's: crown
-// targets off the board point there (kCrownCells).
-constexpr uint8_t kOffBoardValue = 3;
-
+// The fast loop works on a byte per square (byte_board.h).
 template <int Players>
 struct FastGame {
     static constexpr int kLimit = Players == 2 ? 5 : 3;
 
-    alignas(16) uint8_t cell[96];
+    alignas(16) uint8_t cell[kByteBoardSize];
     CardMask hand[Players];
     int heroes[Players];
     CardMask discard, pile;
@@ -45,10 +41,7 @@ struct FastGame {
     bool ordered, lazy;
 
     explicit FastGame(const Position& pos) {
-        std::memset(cell, 0, kSquares);
-        std::memset(cell + kSquares, kOffBoardValue, sizeof cell - kSquares);
-        for (int colour = 0; colour < 2; ++colour)
-            for (Bitboard b = pos.tokens[colour] & kFull; b; b &= b - 1) cell[lowest_square(b)] = uint8_t(1 + colour);
+        fill_byte_board(cell, pos.tokens);
         for (int p = 0; p < Players; ++p) {
             hand[p] = pos.hand[p];
             heroes[p] = pos.heroes[p];
@@ -82,7 +75,7 @@ struct FastGame {
     bool can_act(int p) const {
         if (std::popcount(hand[p]) < kLimit) return true;
         const uint8_t* row = kCrownCells.to[crown];
-        const uint8_t theirs = heroes[p] ? uint8_t(2 - (p & 1)) : uint8_t(0xFF);
+        const uint8_t theirs = hero_target_value(p & 1, heroes[p] != 0);
         for (CardMask h = hand[p]; h; h &= h - 1) {
             const uint8_t v = cell[row[std::countr_zero(h)]];
             if (v == 0 || v == theirs) return true;
@@ -113,25 +106,11 @@ struct FastGame {
             ++plies;
             const int p = to_move;
             const CardMask own = hand[p];
-            const uint8_t* row = kCrownCells.to[crown];
-            const uint8_t theirs = heroes[p] ? uint8_t(2 - (p & 1)) : uint8_t(0xFF);
             // The legal moves in canonical order (plays by card id, heroes by card id, draw, or
-            // pass), without a list: plays fill slots from 0, heroes from kLimit, each slot the
-            // card and its target. The tests on the board are branch-free (as good as random);
-            // the loop keeps its exit branch, as the hand size follows a pattern the predictor
-            // learns (a fixed number of rounds with padding cards measured slower).
+            // pass), without a list.
             uint16_t slot[2 * kLimit];  // card | target << 8
-            int nplays = 0, nheroes = 0;
-            for (uint32_t rest = own; rest; rest &= rest - 1) {
-                const int card = std::countr_zero(rest);
-                const int t = row[card];
-                const uint8_t v = cell[t];
-                const uint16_t entry = uint16_t(card | t << 8);
-                slot[nplays] = entry;
-                nplays += v == 0;
-                slot[kLimit + nheroes] = entry;
-                nheroes += v == theirs;
-            }
+            int nplays, nheroes;
+            byte_board_moves<kLimit>(cell, own, crown, hero_target_value(p & 1, heroes[p] != 0), slot, nplays, nheroes);
             const int board_moves = nplays + nheroes;
             const bool may_draw = std::popcount(own) < kLimit;
             const int n = board_moves + int(may_draw);

@@ -3,8 +3,8 @@
 // besides asking the network (docs/performance.md, "The search's rollout loop").
 #include <bit>
 #include <cmath>
-#include <cstring>
 
+#include "rosenkoenig/byte_board.h"
 #include "rosenkoenig/playout.h"
 #include "search/evaluator.h"
 #include "search/heuristic.h"
@@ -13,12 +13,6 @@
 namespace rosen::search {
 
 namespace {
-
-// Cell values of the rollout's byte board: empty, a token of Red or White (1 + colour), and the
-// cells past the board, which crown targets off the board point at (kCrownCells).
-constexpr uint8_t kEmptyCell = 0;
-constexpr uint8_t kOffBoardValue = 3;
-constexpr uint8_t kNotAHero = 0xFF;  // no cell holds it: stands for "theirs" when no hero is left
 
 // The heuristic policy's rollout with the player count fixed at compile time. It makes exactly the
 // moves and generator calls of the plain loop it replaced (legal_moves, move_values, a softmax,
@@ -35,11 +29,7 @@ public:
     static constexpr int kLimit = Players == 2 ? 5 : 3;  // hand limit (R4 b, R13)
 
     HeuristicRollout(Position& pos, const SearchParams& p) : pos_(pos), p_(p), terr_(pos) {
-        std::memset(cell_, kEmptyCell, kSquares);
-        std::memset(cell_ + kSquares, kOffBoardValue, sizeof cell_ - kSquares);
-        for (int colour = 0; colour < 2; ++colour)
-            for (Bitboard b = pos.tokens[colour] & kFull; b; b &= b - 1)
-                cell_[lowest_square(b)] = uint8_t(1 + colour);
+        fill_byte_board(cell_, pos.tokens);
     }
 
     Evaluation run(Rng& rng, int cutoff) {
@@ -47,22 +37,11 @@ public:
         for (int plies = 0; !pos_.over; ++plies) {
             const int player = pos_.to_move, colour = colour_of(player);
             const CardMask own = pos_.hand[player];
-            const uint8_t* row = kCrownCells.to[pos_.crown];
-            const uint8_t theirs = pos_.heroes[player] ? uint8_t(2 - colour) : kNotAHero;
-            // The legal moves in legal_moves' order (plays by card id, heroes by card id, draw, or
-            // pass): plays fill slots from 0, heroes from kLimit, each the card and its target.
+            // The legal moves in legal_moves' order (plays, heroes, draw, or pass), without a list.
             uint16_t slot[2 * kLimit];  // card | target << 8
-            int nplays = 0, nheroes = 0;
-            for (CardMask rest = own; rest; rest &= rest - 1) {
-                const int card = std::countr_zero(rest);
-                const int t = row[card];
-                const uint8_t v = cell_[t];
-                const uint16_t entry = uint16_t(card | t << 8);
-                slot[nplays] = entry;
-                nplays += v == kEmptyCell;
-                slot[kLimit + nheroes] = entry;
-                nheroes += v == theirs;
-            }
+            int nplays, nheroes;
+            byte_board_moves<kLimit>(cell_, own, pos_.crown, hero_target_value(colour, pos_.heroes[player] != 0), slot,
+                                     nplays, nheroes);
             const int board_moves = nplays + nheroes;
             const bool may_draw = std::popcount(own) < kLimit;
             const int n = board_moves + int(may_draw);
@@ -145,7 +124,7 @@ private:
     const int draw_value_ = whole_ ? int(p_.draw_value) : 0;
     const float inv_t_ = 1.0f / float(p_.temperature);
     Territories terr_;
-    alignas(16) uint8_t cell_[96];
+    alignas(16) uint8_t cell_[kByteBoardSize];
 };
 
 // The uniform policy with a cut-off (plain UCT without one takes the core's fast play-out).
