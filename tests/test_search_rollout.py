@@ -10,5 +10,5 @@ ROLLOUT_SIGNATURE = "59c5903241df68ad"
 
 
 def test_rollouts_play_the_games_of_the_plain_loop():
-    # R7 (lazy reshuffle), R8/R9 endings inside rollouts, fractional policy values, both games.
+    # R7 (lazy reshuffle), fractional and whole policy values, extreme temperatures, both games.
     assert rollout_signature() == ROLLOUT_SIGNATURE

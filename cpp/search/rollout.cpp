@@ -2,7 +2,6 @@
 // three quarters of an iteration of the team game's search, which rolls out from every leaf
 // besides asking the network (docs/performance.md, "The search's rollout loop").
 #include <bit>
-#include <cmath>
 
 #include "rosenkoenig/byte_board.h"
 #include "rosenkoenig/playout.h"
@@ -27,6 +26,7 @@ template <int Players>
 class HeuristicRollout {
 public:
     static constexpr int kLimit = Players == 2 ? 5 : 3;  // hand limit (R4 b, R13)
+    static_assert(2 * kLimit + 1 <= 16, "heuristic::sample_softmax takes at most 16 whole values");
 
     HeuristicRollout(Position& pos, const SearchParams& p) : pos_(pos), p_(p), terr_(pos) {
         fill_byte_board(cell_, pos.tokens);
@@ -51,18 +51,13 @@ public:
             }
             if (cutoff && plies >= cutoff) return evaluate_cutoff(pos_, margin(), p_);
             int choice = 0;
-            if (n > 1 && whole_) {
+            if (n > 1 && whole_.valid) {
                 int values[2 * kLimit + 1];
-                for (int i = 0; i < nplays; ++i) {
-                    const int t = slot[i] >> 8;
-                    values[i] = terr_.join_gain(colour, t) + block_ * (terr_.join_gain(colour ^ 1, t) - 1);
-                }
-                for (int i = 0; i < nheroes; ++i) {
-                    const int t = slot[kLimit + i] >> 8;
-                    values[nplays + i] = terr_.join_gain(colour, t) + terr_.split_loss(colour ^ 1, t) - hero_cost_;
-                }
-                values[board_moves] = draw_value_;  // ignored without a draw (n == board_moves)
-                choice = sample_whole(n, values, exp_weight, rng);
+                for (int i = 0; i < nplays; ++i) values[i] = heuristic::play_value(terr_, colour, slot[i] >> 8, whole_);
+                for (int i = 0; i < nheroes; ++i)
+                    values[nplays + i] = heuristic::hero_value(terr_, colour, slot[kLimit + i] >> 8, whole_);
+                values[board_moves] = whole_.draw_value;  // ignored without a draw (n == board_moves)
+                choice = heuristic::sample_softmax(n, values, exp_weight, inv_t_, rng);
             } else if (n > 1) {
                 float weights[2 * kLimit + 1];
                 for (int i = 0; i < nplays; ++i) weights[i] = heuristic::play_value(terr_, colour, slot[i] >> 8, p_);
@@ -89,39 +84,11 @@ public:
     }
 
 private:
-    // heuristic::sample_softmax for whole move values: the same weights (the table's entries,
-    // or std::exp of the same float where the difference is past the table) and the same sums.
-    int sample_whole(int n, const int* values, const float* exp_weight, Rng& rng) const {
-        int best = values[0];
-        for (int i = 1; i < n; ++i) best = values[i] > best ? values[i] : best;
-        float weights[2 * kLimit + 1];
-        float sum = 0.0f;
-        for (int i = 0; i < n; ++i) {
-            const int k = best - values[i];
-            sum += weights[i] = k < heuristic::kExpTable ? exp_weight[k] : std::exp(float(-k) * inv_t_);
-        }
-        float r = float(rng.uniform());
-        for (int i = 0; i < n - 1; ++i) {
-            r -= weights[i] / sum;
-            if (r < 0.0f) return i;
-        }
-        return n - 1;
-    }
-
-    static bool whole(double x) { return x == std::floor(x) && std::fabs(x) <= kWholeLimit; }
-
     int margin() const { return terr_.stats(kRed).score - terr_.stats(kWhite).score; }
-
-    // Whole parameters up to this size keep every move value a whole number below 2^24, where
-    // float arithmetic (the general path) is exact and integers give the same values.
-    static constexpr double kWholeLimit = 1000.0;
 
     Position& pos_;
     const SearchParams& p_;
-    const bool whole_ = whole(p_.block_weight) && whole(p_.hero_cost) && whole(p_.draw_value);
-    const int block_ = whole_ ? int(p_.block_weight) : 0;
-    const int hero_cost_ = whole_ ? int(p_.hero_cost) : 0;
-    const int draw_value_ = whole_ ? int(p_.draw_value) : 0;
+    const heuristic::WholeParams whole_{p_};
     const float inv_t_ = 1.0f / float(p_.temperature);
     Territories terr_;
     alignas(16) uint8_t cell_[kByteBoardSize];
