@@ -72,13 +72,14 @@ struct FastGame {
 
     static int next(int p) { return Players == 2 ? p ^ 1 : (p + 1) & 3; }
 
+    // byte_board_moves' tests, stopping at the first move (R9 asks only whether there is one).
     bool can_act(int p) const {
         if (std::popcount(hand[p]) < kLimit) return true;
         const uint8_t* row = kCrownCells.to[crown];
         const uint8_t theirs = hero_target_value(p & 1, heroes[p] != 0);
         for (CardMask h = hand[p]; h; h &= h - 1) {
             const uint8_t v = cell[row[std::countr_zero(h)]];
-            if (v == 0 || v == theirs) return true;
+            if (v == kEmptyCell || v == theirs) return true;
         }
         return false;
     }
