@@ -96,6 +96,17 @@ def fuzz_target(name: str, seconds: float, keep: str | None, python: str, extra:
             "coverage": cov, "findings": findings}
 
 
+def _cannot_fuzz(python: str) -> str | None:
+    """Why ``python`` cannot run the targets (it lacks atheris), or None. Without this check every
+    target would fail at its import, and the runner would report each failure as a finding."""
+    probe = subprocess.run([python, "-c", "import atheris"], env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    if probe.returncode == 0:
+        return None
+    lines = probe.stdout.strip().splitlines()
+    return lines[-1] if lines else f"exit status {probe.returncode}"
+
+
 def replay(path: str) -> int:
     """Run one input through its target's one_input (target from the path: .../<target>/...)."""
     parts = os.path.abspath(path).split(os.sep)
@@ -136,6 +147,9 @@ def main(argv=None) -> int:
     for n in names:
         if n not in TARGETS:
             ap.error(f"unknown target {n!r}; expected one of {', '.join(TARGETS)} or all")
+    problem = _cannot_fuzz(python)
+    if problem:
+        ap.error(f"{python} cannot import atheris ({problem}); install it: {python} -m pip install atheris")
     results = []
     for n in names:
         print(f"fuzzing {n} for {args.seconds:g} s ...", flush=True)

@@ -63,3 +63,22 @@ def test_allowed_exceptions_are_pinned_in_one_place():
     assert not ok and isinstance(exc, ValueError)
     with pytest.raises(RuntimeError):
         common.attempt(lambda: (_ for _ in ()).throw(RuntimeError("a finding")))
+
+
+def test_runner_refuses_an_interpreter_without_atheris(tmp_path):
+    """An interpreter that cannot import atheris is a setup problem, said once (exit 2), not five
+    targets' worth of 'crash' findings written under fuzz/findings/."""
+    import subprocess
+
+    findings = os.path.join(FUZZ, "findings")
+    existed = os.path.exists(findings)
+    no_atheris = tmp_path / "python"
+    no_atheris.write_text("#!/bin/sh\necho \"ModuleNotFoundError: No module named 'atheris'\" >&2\nexit 1\n")
+    no_atheris.chmod(0o755)
+    proc = subprocess.run([sys.executable, os.path.join(FUZZ, "run.py"), "--target", "all", "--seconds", "5",
+                           "--python", str(no_atheris)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "cannot import atheris (ModuleNotFoundError: No module named 'atheris')" in proc.stderr
+    assert "pip install atheris" in proc.stderr
+    assert "fuzzing" not in proc.stdout
+    assert os.path.exists(findings) == existed
