@@ -3,6 +3,7 @@ the C++ evaluator agrees with the NumPy reference forward pass, and evaluation r
 only (R14) and does not depend on batching or threads."""
 from __future__ import annotations
 
+import os
 import random
 import zipfile
 
@@ -292,3 +293,18 @@ def test_an_unreadable_file_names_the_path(tmp_path):
     assert info.value.field == "path" and "pickle" not in str(info.value)
     with pytest.raises(TypeError, match="^path: expected a file path"):
         load_network(3)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX feature")
+def test_only_a_regular_file_is_opened(tmp_path):
+    # Opening a named pipe waited for a writer for ever (the engine's input thread with it), and a
+    # device such as /dev/stdin was read from: both are refused before anything is read.
+    fifo = tmp_path / "net.npz"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="^path: .* is not a regular file") as info:
+        load_network(fifo)
+    assert info.value.field == "path"
+    with pytest.raises(ValueError, match="^path: .* is a folder"):
+        load_network(tmp_path)
+    with pytest.raises(ValueError, match="^path: .* is not a regular file"):
+        load_network(os.devnull)
