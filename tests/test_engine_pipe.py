@@ -1,6 +1,7 @@
 """`rosen engine` as a real subprocess behind pipes, driven through rosen.engine.client."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -68,6 +69,39 @@ def test_quit_during_a_search_exits_cleanly():
     started = time.monotonic()
     assert client.quit(timeout=10) == 0
     assert time.monotonic() - started < 10
+
+
+def test_a_go_sent_during_a_search_blocks_neither_isready_nor_quit():
+    # The input thread once waited for the running search before it read on: isready, stop and
+    # quit were answered only when a ten-minute search had ended by itself.
+    client = start_engine()
+    client.set_position("startpos seed 3")
+    client.send("go movetime 600000")
+    client.send("go movetime 10")
+    client.send("uginewgame")
+    client.send("isready")
+    seen = [client.readline(20)]
+    while seen[-1] != "readyok":
+        seen.append(client.readline(20))
+    assert not any(line.startswith("bestmove") for line in seen)  # answered during the first search
+    started = time.monotonic()
+    assert client.quit(timeout=20) == 0
+    assert time.monotonic() - started < 20
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX feature")
+def test_eval_file_that_is_a_pipe_or_the_input_is_refused_at_once(tmp_path):
+    # A named pipe as EvalFile hung the input thread in open() (quit unread); /dev/stdin read the
+    # engine's own next command (an isready went unanswered).
+    fifo = tmp_path / "net.npz"
+    os.mkfifo(fifo)
+    with start_engine(timeout=20) as client:
+        for path in (str(fifo), "/dev/stdin"):
+            client.send(f"setoption name EvalFile value {path}")
+            client.send("isready")
+            assert client.readline().startswith(f"info string error: EvalFile: '{path}' is not a regular file")
+            assert client.readline() == "readyok"
+        assert client.quit(timeout=10) == 0
 
 
 def test_end_of_input_lets_a_finite_search_finish():

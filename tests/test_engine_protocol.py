@@ -316,22 +316,68 @@ def test_infinite_search_waits_for_stop_and_answers_isready(eng):
     assert eng.send("stop") == []  # no search: nothing happens
 
 
-def test_commands_refused_during_an_infinite_search(eng):
+def test_commands_wait_behind_an_infinite_search_and_stop_ends_them_all(eng):
+    # Refused once, with no bestmove for the refused `go`: PROTOCOL.md wants exactly one a `go`.
     eng.send("position startpos seed 6", "go infinite")
-    for command in ("go nodes 10", "uginewgame", "bench"):
-        lines = eng.send(command)
-        assert len(error_lines(lines)) == 1 and "stop" in lines[0]
+    start = len(eng.sink.lines)
+    assert eng.send("go nodes 100000", "uginewgame", "bench", "query p1turn") == []
+    assert eng.engine.backlog == 4
+    assert eng.send("isready") == ["readyok"]  # at once, though commands wait
     eng.send("stop")
+    assert eng.engine.backlog == 0 and not eng.engine.searching
+    out = eng.sink.lines[start + 1:]
+    bestmoves = [i for i, line in enumerate(out) if line.startswith("bestmove")]
+    assert len(bestmoves) == 2  # the infinite search's, then the waiting `go`'s: stopped at once too
+    assert parse_info(final_block(out[:bestmoves[1]])[0]).iterations < 100000
+    assert out[-2].startswith("nodes ") and " signature " in out[-2]  # bench's last line, then the query
+    assert out[-1] == "response true" and not error_lines(out)
+
+
+def test_isready_stop_and_quit_are_answered_while_a_go_waits(eng):
+    # A second `go` during a finite search once blocked the input until that search ended by
+    # itself: isready, stop and quit went unanswered (here: for ten minutes).
+    eng.send("position startpos seed 6", "go movetime 600000")
+    start = len(eng.sink.lines)
+    for line in ("go movetime 600000", "uginewgame", "position startpos seed 8", "go nodes 5000"):
+        assert eng.send(line) == []
+    assert eng.send("isready") == ["readyok"]
+    eng.send("stop")  # returns once the three searches read before it have ended
+    out = eng.sink.lines[start:]
+    assert sum(line.startswith("bestmove") for line in out) == 3
+    assert parse_info(final_block(out)[0]).iterations < 5000 and rosen.Position.new(8).is_legal(out[-1].split()[1])
+    assert not eng.engine.searching and eng.engine.backlog == 0
+    eng.search("go nodes 50")  # a `go` read after the stop runs as usual
+    assert parse_info(final_block(eng.sink.lines[start:])[0]).iterations == 50
 
 
 def test_go_during_a_finite_search_waits_for_it(eng):
     eng.send("position startpos seed 6")
     start = len(eng.sink.lines)
-    eng.send("go nodes 4000", "go nodes 300")
+    eng.send("go nodes 4000", "go nodes 300", "position startpos seed 8")
+    assert eng.engine.backlog == 2
     eng.engine.wait(30)
     out = eng.sink.lines[start:]
     assert sum(line.startswith("bestmove") for line in out) == 2
     assert not error_lines(out)
+    roots = [parse_info(line) for line in out if line.startswith("info depth")]
+    assert roots[-1].iterations == 300  # neither search cut short
+    assert eng.send("query position") == ["response " + rosen.Position.new(8).fen(hide_pile_order=True)]
+
+
+def test_a_waiting_go_searches_what_an_idle_engine_would(eng):
+    # The backlog runs in order: the second search is the one sent after the first's bestmove.
+    eng.send("setoption name Seed value 3", "position startpos seed 6")
+    start = len(eng.sink.lines)
+    eng.send("go nodes 500", "position startpos seed 9", "go nodes 700")  # `position` waits too
+    eng.engine.wait(30)
+    queued = final_block(eng.sink.lines[start:])
+    other = InProcessEngine()
+    other.send("setoption name Seed value 3", "position startpos seed 6")
+    other.search("go nodes 500")
+    other.send("position startpos seed 9")
+    alone = final_block(other.search("go nodes 700"))
+    other.close()
+    assert [without_clock(line) for line in queued] == [without_clock(line) for line in alone]
 
 
 def test_position_during_a_search_is_for_the_next_go(eng):

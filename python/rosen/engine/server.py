@@ -2,8 +2,11 @@
 
 ``Engine`` holds the state (options, position, searcher) and answers one command line at a time
 (``handle``). Searches run on a thread of their own, so that ``isready``, ``stop``, ``query`` and
-``quit`` are answered while one runs. ``serve`` reads a byte stream (stdin) line by line on the
-calling thread. Input and output are injected, so the same code runs in tests and behind a pipe.
+``quit`` are answered while one runs. A command that needs the searcher (``go``, ``uginewgame``,
+``bench``) and arrives during a search waits in a backlog, with everything read after it, so that
+the input is never blocked: ``isready``, ``stop`` and ``quit`` are always answered at once (PROTOCOL.md).
+``serve`` reads a byte stream (stdin) line by line on the calling thread. Input and output are
+injected, so the same code runs in tests and behind a pipe.
 
 Every response line is written whole and flushed at once. A line the engine cannot use gets
 exactly one ``info string error: ...`` line and leaves the state as it was; an empty or blank
@@ -23,7 +26,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import BinaryIO, Callable, Dict, List, Optional, TextIO, Tuple
+from collections import deque
+from typing import BinaryIO, Callable, Deque, Dict, List, Optional, TextIO, Tuple
 
 from .. import __version__
 from .._core import Position
@@ -49,10 +53,13 @@ MAX_LINE_BYTES = 64 * 1024
 INFO_INTERVAL_S = 0.5
 AUTHOR = "the rosen authors"
 
-#: Commands that need the searcher: during a search they wait for its bestmove (a script may
-#: send `go` twice), or, while an `infinite` search waits for `stop`, they are refused. All
-#: other commands are answered at once; `position` and `setoption` affect the next `go`.
+#: Commands that need the searcher: during a search they wait in the backlog for its bestmove (a
+#: script may send `go` twice), and so does every command read after them, in order. Other commands
+#: are carried out at once; `position` and `setoption` affect the next `go`.
 _NEED_IDLE = {"go", "uginewgame", "bench"}
+#: Commands answered the moment they are read, backlog or not (PROTOCOL.md: `isready` at any time,
+#: `stop` within milliseconds).
+_AT_ONCE = {"isready", "stop", "quit"}
 #: Commands that take no arguments: a word after one is a mistake, not something to ignore.
 _NO_ARGUMENTS = {"ugi", "isready", "uginewgame", "stop", "bench", "quit"}
 
@@ -70,6 +77,14 @@ class Engine:
         self._stop = threading.Event()
         self._busy = False  # from `go` until its bestmove is written
         self._infinite = False
+        # Commands run one at a time, in the order read: on the input thread, or, for the backlog,
+        # on the search thread that has just written its bestmove.
+        self._order = threading.RLock()
+        # Lines waiting for the search to end, each with the number of `stop`s read before it: a
+        # `go` read before a `stop` runs stopped (it ends at once, with its bestmove).
+        self._backlog: Deque[Tuple[str, int]] = deque()
+        self._stops = 0
+        self._stop_lock = threading.Lock()  # `stop` against the start of a `go`
         self.output_lost = False
         self._commands: Dict[str, Callable[[List[str]], None]] = {
             "ugi": self._ugi, "isready": self._isready, "setoption": self._setoption,
@@ -84,6 +99,17 @@ class Engine:
         words = line.split()
         if not words:
             return True
+        command = words[0].lower()
+        if command in _AT_ONCE:
+            return self._carry_out(words)
+        with self._order:
+            if self._backlog or (self._busy and command in _NEED_IDLE):
+                self._backlog.append((line, self._stops))
+                return True
+            return self._carry_out(words)
+
+    def _carry_out(self, words: List[str], stops: Optional[int] = None) -> bool:
+        """One command now; ``stops``: the `stop` count when a backlog line was read."""
         command, args = words[0].lower(), words[1:]
         try:
             if command in _NO_ARGUMENTS and args:
@@ -91,18 +117,24 @@ class Engine:
             if command == "quit":
                 self.stop_search()
                 return False
-            if self.searching and command in _NEED_IDLE:
-                if self._infinite:
-                    raise InvalidArgumentError(f"{command}: an infinite search is running; send 'stop' first", command)
-                self.wait()
             action = self._commands.get(command)
             if action is None:
                 raise InvalidArgumentError(f"unknown command '{printable(words[0])}' (known: "
                                            f"{', '.join(sorted([*self._commands, 'quit']))})", "command")
-            action(args)
+            if command == "go":
+                self._go(args, stops)
+            else:
+                action(args)
         except Exception as exc:  # noqa: BLE001 - no input may end the session
             self._error(exc)
         return True
+
+    def _run_backlog(self) -> None:
+        """Carry out the waiting lines in order, up to one that starts a search (called with
+        ``_order`` held, once a search has written its bestmove)."""
+        while self._backlog and not self._busy:
+            line, stops = self._backlog.popleft()
+            self._carry_out(line.split(), stops)
 
     def serve(self, stream: BinaryIO) -> int:
         """Read commands from a byte stream until `quit` or its end; returns the exit status.
@@ -135,6 +167,11 @@ class Engine:
         return self._busy
 
     @property
+    def backlog(self) -> int:
+        """Command lines waiting for the running search to end."""
+        return len(self._backlog)
+
+    @property
     def position(self) -> Optional[Position]:
         """The position the next `go` searches (None before the first `position`)."""
         return self._position
@@ -144,29 +181,40 @@ class Engine:
         return self._options[find_option(name).name]
 
     def stop_search(self) -> None:
-        """End the running search (it still writes its bestmove) and wait for it."""
-        thread = self._thread
-        if thread is None or not self._busy:
-            return
-        self._stop.set()
-        # A slice that starts just after stop() would miss it, so stop again until the thread ends.
-        while thread.is_alive():
-            if self._searcher is not None:
-                self._searcher.interrupt()
-            thread.join(0.002)
-        self._thread = None
+        """End the running search and every `go` waiting behind it (each still writes its
+        bestmove), and wait until the backlog has run."""
+        with self._stop_lock:
+            self._stops += 1
+            self._stop.set()
+        self._wait_idle(None, interrupt=lambda: True)
 
     def wait(self, timeout: Optional[float] = None, *, stop_infinite: bool = False) -> bool:
-        """Wait for the running search to write its bestmove; False if it is still running.
-        ``stop_infinite`` first stops a search that would otherwise wait for `stop`."""
-        thread = self._thread
-        if thread is None:
-            return True
-        if stop_infinite and self._infinite:
-            self.stop_search()
-            return True
-        thread.join(timeout)
-        return not thread.is_alive()
+        """Wait until the running search has written its bestmove and the backlog has run; False
+        if that takes longer than ``timeout``. ``stop_infinite`` stops each search that would
+        otherwise wait for `stop` (the end of the input); finite ones run to their limits."""
+        return self._wait_idle(timeout, interrupt=(lambda: self._infinite) if stop_infinite else (lambda: False))
+
+    def _wait_idle(self, timeout: Optional[float], interrupt: Callable[[], bool]) -> bool:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            thread = self._thread
+            if thread is None:
+                return True
+            if not thread.is_alive():
+                # It ran the backlog before it ended; a `go` there started the next thread.
+                if self._thread is thread:
+                    return True
+                continue
+            stopping = interrupt()
+            if stopping:
+                self._stop.set()
+                # A slice that starts just after interrupt() would miss it: again until the thread ends.
+                if self._searcher is not None:
+                    self._searcher.interrupt()
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return False
+            thread.join(0.002 if stopping else left)
 
     # -- output --------------------------------------------------------------------------------
 
@@ -233,7 +281,7 @@ class Engine:
             raise InvalidArgumentError(f"query {what}: no position yet; send 'position' first", "position")
         self._send(f"response {_answer(position, what)}".rstrip())  # no legal move: just "response"
 
-    def _go(self, args: List[str]) -> None:
+    def _go(self, args: List[str], stops: Optional[int] = None) -> None:
         started = time.monotonic()  # the move's time runs from here: loading a network counts too
         try:
             go = parse_go(args)
@@ -251,7 +299,12 @@ class Engine:
             self._error(exc)
             self._send(format_bestmove(None))
             return
-        self._stop.clear()
+        with self._stop_lock:
+            # A `stop` read after this `go` was read ends it at once; one read before does not.
+            if stops is not None and stops < self._stops:
+                self._stop.set()
+            else:
+                self._stop.clear()
         self._busy = True
         self._infinite = limits.infinite
         multipv = int(self._options["MultiPV"])
@@ -305,10 +358,13 @@ class Engine:
 
     def _finish(self, *lines: str) -> None:
         # Idle before the bestmove is out: a frontend may send its next command the moment it
-        # reads it, and that command must not find the engine still busy.
-        with self._write_lock:
-            self._busy = False
-            self._write(lines)
+        # reads it, and that command must not find the engine still busy. The backlog runs next,
+        # before any command read later (``_order``).
+        with self._order:
+            with self._write_lock:
+                self._busy = False
+                self._write(lines)
+            self._run_backlog()
 
     def __repr__(self) -> str:
         fen = self._position.fen(hide_pile_order=True) if self._position is not None else None
