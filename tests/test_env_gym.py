@@ -100,6 +100,9 @@ def test_bad_input_raises_and_changes_nothing():
     env = RosenkoenigEnv("random", seat=0)
     with pytest.raises(rosen.InvalidArgumentError, match=r"action: call reset\(\) before step\(\)"):
         env.step(0)
+    # Before the first reset no game is dealt: the mask once called draw legal there.
+    with pytest.raises(rosen.InvalidArgumentError, match=r"action_mask: call reset\(\) before action_masks\(\)"):
+        env.action_masks()
     obs, info = env.reset(seed=3)
     before = env._single.game.position
     for action, error in [(50, rosen.InvalidArgumentError), (-2, rosen.InvalidArgumentError),

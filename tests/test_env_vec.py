@@ -357,3 +357,23 @@ def test_load_refuses_a_game_the_next_step_cannot_act_in():
         versus.load(0, white_to_move)
     versus.load(0, rosen.Position.new(seed=4))  # red to move: the learner's turn
     assert versus.position(0) == rosen.Position.new(seed=4).hide_pile_order()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_nothing_reads_a_game_before_the_first_reset(players):
+    # Before reset no deal exists (no card anywhere): position() once handed that out as a
+    # rosen.Position no rule allows, whose search crashed the process (SIGSEGV) or never ended,
+    # and whose draw left the pile at 255 cards; the single game's mask called draw legal.
+    env = VecEnv(2, players=players)
+    with pytest.raises(rosen.InvalidArgumentError, match=r"^index: call reset\(\) before position\(\)"):
+        env.position(1)
+    game = rosen._core._EnvGame(players, "eager")
+    for read, field in [(lambda: game.position, "position"), (game.mask, "action_mask"),
+                        (lambda: game.legal(0), "action"), (lambda: game.observe(0, "flat"), "seat")]:
+        with pytest.raises(rosen.InvalidArgumentError, match=rf"^{field}: call reset\(\) before ") as info:
+            read()
+        assert info.value.field == field
+    env.reset(seed=np.array([3, 4], dtype=np.uint64))
+    dealt = env.position(1)
+    assert rosen.Position(dealt.fen()) == dealt and dealt.supply == 52
+    assert dealt.is_legal(rosen.search(dealt, iterations=50).best_move)

@@ -42,8 +42,10 @@ struct PyGame {
     Game game;
     bool started = false;
 
-    void require_started(const char* field) const {
-        if (!started) throw ArgumentError(field, std::string(field) + ": call reset() before step()");
+    // Before the first reset the game holds no deal (no card anywhere): nothing may read it, or a
+    // position that no rule allows escapes to the search (it crashed there).
+    void require_started(const char* field, const char* call = "step()") const {
+        if (!started) throw ArgumentError(field, std::string(field) + ": call reset() before " + call);
     }
     int seat_arg(const py::handle& seat) const { return int_arg(seat, "seat", 0, rules.players - 1); }
     // The action as an int 0..49 for a game in progress; else the error names what was expected.
@@ -143,7 +145,10 @@ void bind_env(py::module_& m) {
         }, py::arg("position"), py::arg("deal_seed"), "Go on from a position (its pile order deals first).")
         .def("check_action", [](const PyGame& g, const py::handle& action) { return g.action_arg(action); },
              py::arg("action"), "The action as an int 0..49, or the error for a non-int, out of range or finished game.")
-        .def("legal", [](const PyGame& g, int action) { return g.game.legal(action); }, py::arg("action"))
+        .def("legal", [](const PyGame& g, int action) {
+            g.require_started("action", "legal()");
+            return g.game.legal(action);
+        }, py::arg("action"))
         .def("step", [](PyGame& g, const py::handle& action) {
             const int a = g.action_arg(action);
             if (!g.game.legal(a))
@@ -157,11 +162,12 @@ void bind_env(py::module_& m) {
             g.game.forfeit(g.game.current_player());
         }, "End the game: the player to move chose an illegal action and its team loses.")
         .def("observe", [](const PyGame& g, const py::handle& seat, const py::handle& layout, const py::object& out) {
-            g.require_started("seat");
+            g.require_started("seat", "observe()");
             return observe_into(g, g.seat_arg(seat), bindings::flat_layout_arg(layout), out);
         }, py::arg("seat"), py::arg("layout"), py::arg("out") = py::none(),
            "The encoder's output from seat's view: int8 (35, 9, 9) planes or float32 (477,) flat.")
         .def("mask", [](const PyGame& g) {
+            g.require_started("action_mask", "mask()");
             py::array_t<int8_t> arr(kActions);
             g.game.mask(arr.mutable_data());
             return arr;
@@ -181,7 +187,10 @@ void bind_env(py::module_& m) {
             for (int p = 0; p < g.rules.players; ++p) r.push_back(g.game.reward(p));
             return r;
         }, "Per player: +1 win, -1 loss, 0 draw or not over.")
-        .def_property_readonly("position", [](const PyGame& g) { return public_view(g.game.position()); },
+        .def_property_readonly("position", [](const PyGame& g) {
+            g.require_started("position", "reading the position");
+            return public_view(g.game.position());
+        },
                                "What a player may know (R14): the position with the pile's order hidden.");
 
     py::class_<VecEnv>(m, "_VecEnv", "A batch of environments (cpp/env/vec_env.h).")
@@ -238,6 +247,8 @@ void bind_env(py::module_& m) {
                 // Waiting for another thread's step must not hold the GIL (every Python thread would).
                 py::gil_scoped_release release;
                 std::lock_guard<std::mutex> lock(env.busy());
+                // Before the first reset no game is dealt (see PyGame::require_started).
+                if (!env.started()) throw ArgumentError("index", "index: call reset() before position()");
                 pos = public_view(env.game(index).position());
             }
             return pos;

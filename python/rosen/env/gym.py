@@ -114,6 +114,8 @@ class RosenkoenigEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """int8 (50,): the learner's legal actions (all zeros once the episode is over)."""
+        if not self._single.started:
+            raise InvalidArgumentError("action_mask: call reset() before action_masks()", "action_mask")
         return self._single.game.mask()
 
     def render(self) -> Optional[str]:
