@@ -99,6 +99,39 @@ def test_python_side_checks_name_unconvertible_numbers():
     assert check_int("x", np.int64(3), 0, 5) == 3 and check_real("x", np.float32(0.5)) == 0.5
 
 
+def test_a_numpy_bool_is_a_bool_never_a_number():
+    # Python's bool was refused as a number while NumPy's passed as 1.0 (SearchParams(exploration=
+    # np.bool_(True))), and where a bool was expected NumPy's was refused as "got bool".
+    from rosen.agents import MCTSAgent
+    from rosen.env import VecEnv
+    from rosen.errors import check_bool, check_int, check_real
+    from rosen.learning.network import random_network
+    for value in (np.bool_(True), np.False_):
+        for check in (lambda: check_int("x", value), lambda: check_real("x", value),
+                      lambda: rosen.SearchParams(exploration=value), lambda: rosen.Position.new(value),
+                      lambda: random_network(scale=value), lambda: MCTSAgent(exploration=value)):
+            with pytest.raises(rosen.ArgumentTypeError, match=r"^\w+: expected (an int|a number), got bool"):
+                check()
+        assert check_bool("x", value) is bool(value)
+    with pytest.raises(rosen.ArgumentTypeError, match="^x: expected a bool, got int"):
+        check_bool("x", 1)
+    assert VecEnv(1, autoreset=np.False_).autoreset is False
+    from rosen.lovagok.contests import CastleAttack
+    assert CastleAttack("333", catapult=np.bool_(True)).attacker_rerolls == 3
+
+
+def test_numpy_scalars_in_a_self_play_run_are_recorded_as_plain_json(tmp_path):
+    # They passed the checks, then json.dumps failed on them and left an empty run directory.
+    import json
+    from rosen.selfplay import read_manifest, write_run
+    write_run(tmp_path / "run", np.int64(2), agent="random", seed=np.uint64(3), temperature=np.float32(1.0),
+              record_cheap=np.bool_(True))
+    run = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert (run["games"], run["seed"], run["temperature"], run["record_cheap"]) == (2, 3, 1.0, True)
+    plain = write_run(tmp_path / "plain", 2, agent="random", seed=3, record_cheap=True)
+    assert [e["rows"] for e in plain] == [e["rows"] for e in read_manifest(tmp_path / "run")]
+
+
 def test_the_match_reproducer_exits_2_with_one_line(capsys):
     assert main(["match", "mcts:iterations=100,temperature=1e-50", "random", "--games", "2"]) == 2
     err = capsys.readouterr().err

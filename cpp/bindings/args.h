@@ -16,6 +16,16 @@ namespace py = pybind11;
 
 inline std::string type_name(const py::handle& obj) { return py::str(py::type::of(obj).attr("__name__")); }
 
+// A Python bool or a NumPy one (numpy.bool_, named "bool" since NumPy 2): a bool either way, so
+// never a number, and always acceptable where a bool is.
+inline bool is_bool(const py::handle& obj) {
+    if (py::isinstance<py::bool_>(obj)) return true;
+    const py::handle type = py::type::of(obj);
+    if (std::string(py::str(type.attr("__module__"))) != "numpy") return false;
+    const std::string name = type_name(obj);
+    return name == "bool" || name == "bool_";
+}
+
 // A str as UTF-8. Lone surrogates (what a stray byte on stdin becomes) are kept as escapes, so
 // the text reaches the parser, which rejects it with its usual message.
 inline std::string text_arg(const py::handle& obj, const char* field) {
@@ -67,7 +77,7 @@ T convert_number(const py::handle& obj, const char* method, const char* field, c
 // An int (not a bool; anything with __index__) in [low, high].
 template <typename T>
 T integer_arg(const py::handle& obj, const char* field, T low, T high) {
-    if (py::isinstance<py::bool_>(obj) || !py::hasattr(obj, "__index__"))
+    if (is_bool(obj) || !py::hasattr(obj, "__index__"))
         throw ArgumentTypeError(field, std::string(field) + ": expected an int, got " + type_name(obj));
     const py::int_ value = convert_number<py::int_>(obj, "__index__", field, "an int");
     if (value < py::int_(low) || value > py::int_(high))
@@ -86,15 +96,15 @@ inline int int_arg(const py::handle& obj, const char* field, int low, int high) 
 
 // A number (not a bool or str; anything with __float__); the caller checks its range.
 inline double real_arg(const py::handle& obj, const char* field) {
-    if (py::isinstance<py::bool_>(obj) || py::isinstance<py::str>(obj) || !py::hasattr(obj, "__float__"))
+    if (is_bool(obj) || py::isinstance<py::str>(obj) || !py::hasattr(obj, "__float__"))
         throw ArgumentTypeError(field, std::string(field) + ": expected a number, got " + type_name(obj));
     return convert_number<double>(obj, "__float__", field, "a number");
 }
 
 inline bool bool_arg(const py::handle& obj, const char* field) {
-    if (!py::isinstance<py::bool_>(obj))
+    if (!is_bool(obj))
         throw ArgumentTypeError(field, std::string(field) + ": expected a bool, got " + type_name(obj));
-    return obj.cast<bool>();
+    return py::bool_(py::reinterpret_borrow<py::object>(obj));  // numpy.bool_ through its __bool__
 }
 
 // Shared with other binding files, defined where their game area is bound:

@@ -21,9 +21,12 @@ from typing import Any, Iterable, Optional
 
 __all__ = [
     "RosenError", "InvalidArgumentError", "ArgumentTypeError", "InvalidPositionError", "InvalidMoveError",
-    "IllegalMoveError", "check_int", "check_real", "check_choice", "check_str", "check_players", "restated", "as_array",
-    "require_extra",
+    "IllegalMoveError", "check_int", "check_real", "check_bool", "check_choice", "check_str", "check_players", "restated", "as_array",
+    "require_extra", "MAX_SEED",
 ]
+
+#: Seeds are 64-bit unsigned everywhere (the C++ core's generators).
+MAX_SEED = 2**64 - 1
 
 
 class RosenError(ValueError):
@@ -101,9 +104,22 @@ def _kind(value: Any) -> str:
     return type(value).__name__ + (f" of shape {shape}" if shape is not None else "")
 
 
+def _is_bool(value: Any) -> bool:
+    """A Python bool or a NumPy one (``numpy.bool_``, recognised without importing NumPy)."""
+    kind = type(value)
+    return isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_"))
+
+
+def check_bool(field: str, value: Any) -> bool:
+    """``value`` as a bool if it is one (Python's or NumPy's); else an error naming ``field``."""
+    if not _is_bool(value):
+        raise ArgumentTypeError(f"{field}: expected a bool, got {type(value).__name__}", field)
+    return bool(value)
+
+
 def check_int(field: str, value: Any, low: Optional[int] = None, high: Optional[int] = None) -> int:
     """``value`` as an int if it is one (not a bool) within ``[low, high]``; else an error naming ``field``."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
+    if _is_bool(value) or not hasattr(value, "__index__"):
         raise ArgumentTypeError(f"{field}: expected an int, got {type(value).__name__}", field)
     try:
         value = value.__index__()
@@ -122,7 +138,7 @@ def check_int(field: str, value: Any, low: Optional[int] = None, high: Optional[
 
 def check_real(field: str, value: Any, low: Optional[float] = None, high: Optional[float] = None) -> float:
     """``value`` as a finite float within ``[low, high]``; else an error naming ``field``."""
-    if isinstance(value, (bool, str, bytes)) or not hasattr(value, "__float__"):
+    if _is_bool(value) or isinstance(value, (str, bytes)) or not hasattr(value, "__float__"):
         raise ArgumentTypeError(f"{field}: expected a number, got {type(value).__name__}", field)
     bounds = "a finite number" if low is None and high is None else (
         f"a number >= {low:g}" if high is None else f"a number <= {high:g}" if low is None else f"{low:g}..{high:g}")

@@ -22,7 +22,8 @@ import numpy as np
 from .. import _core
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..encoding import ACTIONS, LAYOUTS, feature_names, plane_names
-from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_choice, check_int, check_players
+from ..errors import (ArgumentTypeError, InvalidArgumentError, RosenError, check_bool, check_choice, check_int,
+                      check_players)
 from ..selfplay.generate import AGENTS, _core_agent, agent_spec
 
 __all__ = ["VecEnv", "VecStep", "observation_shape"]
@@ -114,8 +115,7 @@ class VecEnv:
         check_choice("layout", layout, LAYOUTS)
         if seat is not None:
             seat = check_int("seat", seat, 0, 1)
-        if not isinstance(autoreset, bool):
-            raise ArgumentTypeError(f"autoreset: expected a bool, got {type(autoreset).__name__}", "autoreset")
+        autoreset = check_bool("autoreset", autoreset)
         threads = check_int("threads", threads, 1, 256)
         self.num_envs = num_envs
         self.num_players = players

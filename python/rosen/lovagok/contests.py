@@ -13,7 +13,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .._core import lovagok as _lv
-from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_bool, check_choice, check_int
 from .notation import (
     DEFAULT_REROLLS,
     KING,
@@ -41,8 +41,7 @@ class CastleAttack:
 
     def __init__(self, castle: ResultLike, catapult: bool = False, defender_rerolls: int = DEFAULT_REROLLS,
                  attacker_cards: CardsLike = (), defender_cards: CardsLike = ()) -> None:
-        if not isinstance(catapult, bool):
-            raise ArgumentTypeError(f"catapult: expected a bool, got {type(catapult).__name__}", "catapult")
+        catapult = check_bool("catapult", catapult)
         self.castle = as_result(castle, "castle")
         self.attacker_rerolls = 3 if catapult else DEFAULT_REROLLS  # L3: Catapult gives a fourth roll
         self.defender_rerolls = check_rerolls("defender_rerolls", defender_rerolls)

@@ -175,7 +175,9 @@ def check_settings(**settings: Any) -> Dict[str, Any]:
     """The keyword arguments of :func:`generate` other than ``games`` and ``threads``, checked
     (errors as generate's) without playing, with the agent spec written the one way ``str(spec)``
     writes it; what a run on disk records and compares (records.py)."""
-    settings = dict(settings)
+    # NumPy scalars pass the checks as numbers; what is recorded (run.json) is plain JSON.
+    settings = {k: v.item() if hasattr(v, "item") and getattr(v, "shape", None) == () else v
+                for k, v in settings.items()}
     settings["agent"] = str(agent_spec(settings["agent"], settings.get("players", 2)))  # generate's default
     _run(settings, 0, 1)
     return settings

@@ -370,8 +370,8 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     entry; ``on_progress(games, rows)`` the games and rows finished in the shard being played
     (local backend). Returns the manifest entries (every shard of the run)."""
     _path(path)
-    check_int("games", games, 1, 2**40)
-    check_int("shard_games", shard_games, 1, 2**40)
+    games = check_int("games", games, 1, 2**40)
+    shard_games = check_int("shard_games", shard_games, 1, 2**40)
     settings = check_settings(seed=seed, first_game=first_game, players=players, reshuffle=reshuffle, agent=agent,
                               temperature=temperature, temperature_plies=temperature_plies,
                               dirichlet_alpha=dirichlet_alpha, dirichlet_fraction=dirichlet_fraction,
