@@ -150,6 +150,47 @@ def test_dealer_gives_the_same_card_when_the_piles_agree():
     assert len({Dealer(seed=s).card(a) for s in range(10)}) > 1
 
 
+def test_a_refused_card_leaves_the_dealer_as_it_was():
+    # A lazy game (R7) with an empty pile and a full red hand: draw is illegal. The refusal once
+    # came after the dealer had counted a reshuffle, so its next card differed from a fresh one's.
+    fen = ("9/9/9/9/9/9/9/9/r8 a1 r N1,NE2,E3,S1,W3 S3,SW1,NW2,N3,E1 4 4 "
+           "N2,NE1,NE3,E2,SE1,SE2,SE3,S2,SW2,SW3,W1,W2,NW1,NW3 -")
+    full = rosen.Position(fen, reshuffle="lazy")
+    assert not full.is_legal("draw")
+    dealer = Dealer(7)
+    with pytest.raises(rosen.InvalidArgumentError, match="^position: draw is not legal here"):
+        dealer.card(full)
+    assert dealer.reshuffles == 0 and dealer._order is None
+    can_draw = rosen.Position(fen.replace(",W3 ", " ").replace("W2,NW1", "W2,W3,NW1"), reshuffle="lazy")
+    assert dealer.card(can_draw) == Dealer(7).card(can_draw)
+    with pytest.raises(TypeError, match="^position: expected a rosen.Position, got str"):
+        dealer.card("x")
+    with pytest.raises(ValueError, match="^seed: expected 0..18446744073709551615, got -1"):
+        Dealer(-1)
+
+
+def test_numpy_seeds_play_as_their_ints():
+    # A NumPy integer passed the seed checks, then overflowed in the dealer's 64-bit mixing.
+    import numpy as np
+
+    assert play_game(RandomAgent(seed=1), RandomAgent(seed=2), seed=np.int64(5)) == \
+        play_game(RandomAgent(seed=1), RandomAgent(seed=2), seed=5)
+    result = run_match("random", "greedy", games=2, seed=np.uint64(4))
+    assert result.seed == 4 and type(result.seed) is int
+    assert result.games == run_match("random", "greedy", games=2, seed=4).games
+
+
+def test_a_seed_whose_last_deal_is_past_the_range_is_refused_before_play(tmp_path, capsys):
+    # Pair i is deal seed + i: at 2**64 - 1 the second pair once failed after the first was played.
+    with pytest.raises(ValueError, match="^seed: expected 0..18446744073709551614, got 18446744073709551615"):
+        run_match("random", "random", games=4, seed=2**64 - 1)
+    assert len(run_match("random", "random", games=4, seed=2**64 - 2).games) == 4
+    out = tmp_path / "m.jsonl"
+    assert main(["match", "random", "random", "--games", "4", "--seed", str(2**64 - 1), "--jsonl", str(out)]) == 2
+    assert "--seed: expected 0..18446744073709551614" in capsys.readouterr().err
+    assert not out.exists() or out.read_text() == ""  # no game played
+
+
 def test_eager_reshuffles_are_counted():
     pos = rosen.Position.new(2)
     agents = (RandomAgent(seed=1), RandomAgent(seed=2))

@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 from .. import _core
 from ..agents.base import Agent, DecisionStats
-from ..errors import ArgumentTypeError, InvalidArgumentError
+from ..errors import MAX_SEED, ArgumentTypeError, InvalidArgumentError, check_int
 from ..search import iterations_per_second
 
 ALL_CARDS = tuple(d + str(n) for d in ("N", "NE", "E", "SE", "S", "SW", "W", "NW") for n in (1, 2, 3))
@@ -46,7 +46,7 @@ class Dealer:
     """
 
     def __init__(self, seed: int) -> None:
-        self.seed = seed
+        self.seed = check_int("seed", seed, 0, MAX_SEED)  # a Python int: _mix's arithmetic needs one
         self.reshuffles = 0
         self._order: Optional[List[str]] = None
 
@@ -60,16 +60,19 @@ class Dealer:
         self._order = order
 
     def card(self, position: _core.Position) -> str:
-        """The card a plain draw yields now (call only when ``draw`` is legal)."""
+        """The card a plain draw yields now (call only when ``draw`` is legal; otherwise an error,
+        and the dealer is unchanged)."""
+        if not isinstance(position, _core.Position):
+            raise ArgumentTypeError(f"position: expected a rosen.Position, got {type(position).__name__}", "position")
         pile = position.draw_pile
         if pile:  # the dealt pile, order known
             return pile[0]
-        if position.pile_size == 0:  # lazy reshuffle (R7): the discard becomes the pile now
-            self._new_pile_order()
         drawable = {card for card, _ in position.draw_outcomes()}
         if not drawable:
             raise InvalidArgumentError("position: draw is not legal here", "position")
-        if self._order is None:  # a pile of unknown order we never saw reshuffled
+        # A lazy reshuffle (R7: the discard becomes the pile now), or a pile of unknown order we
+        # never saw reshuffled: a new order.
+        if position.pile_size == 0 or self._order is None:
             self._new_pile_order()
         return next(card for card in self._order if card in drawable)
 
@@ -199,6 +202,7 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
     person quitting, say) ends the game and propagates."""
     if red is white:
         raise InvalidArgumentError("white: pass two separate agent objects (an agent keeps per-game state)", "white")
+    seed = check_int("seed", seed, 0, MAX_SEED)  # a Python int in the record, whatever was given
     position = _core.Position.new(seed, players=players, reshuffle=reshuffle)
     agents = {"red": red, "white": white}
     for agent in agents.values():

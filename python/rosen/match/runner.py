@@ -16,7 +16,7 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .. import _json
 from ..agents.spec import AgentSpec, parse_agent_spec
-from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int, check_players
+from ..errors import MAX_SEED, ArgumentTypeError, InvalidArgumentError, check_choice, check_int, check_players
 from .game import GameRecord, MoveObserver, SideStats, _mix, play_game
 from .stats import SPRT, Estimate, format_elo, pentanomial_counts, pentanomial_estimate, trinomial_estimate
 
@@ -235,13 +235,14 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
     would have been in the whole match, and the result holds only them.
     """
     spec_a, spec_b = _spec(a, "a"), _spec(b, "b")
-    check_int("games", games, 2)
+    games = check_int("games", games, 2)
     if games % 2:
         raise InvalidArgumentError(f"games: expected an even number (games are colour-swapped pairs), got {games}",
                                    "games")
-    check_int("seed", seed, 0)
-    check_int("threads", threads, 1, 256)
-    check_int("first_pair", first_pair, 0, games // 2)
+    # Pair i is the deal seed + i: the last pair's must be a seed too (checked before any game).
+    seed = check_int("seed", seed, 0, MAX_SEED - (games // 2 - 1))
+    threads = check_int("threads", threads, 1, 256)
+    first_pair = check_int("first_pair", first_pair, 0, games // 2)
     check_players(players)
     check_choice("reshuffle", reshuffle, ("eager", "lazy"))
     for name, spec in (("a", spec_a), ("b", spec_b)):
