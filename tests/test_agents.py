@@ -125,6 +125,10 @@ def test_spec_builds_seeded_agents():
     ("uct:evaluator=builtin", "uct: unknown option 'evaluator'"),
     ("uct:iterations=-1", "uct: iterations: expected 0.."),
     ("uct:exploration=-0.5", "uct: exploration"),
+    # Checked when built only, once: the spec said nothing until the match started.
+    ("random:seed=nan", "random: seed: expected an int, got float"),
+    ("greedy:seed=-1", "greedy: seed: expected 0..18446744073709551615, got -1"),
+    ("net:path=builtin,seed=-1", "net: seed: expected 0.."),
 ])
 def test_spec_parser_rejects_bad_specs(text, field):
     with pytest.raises(rosen.RosenError, match=field) as info:

@@ -14,7 +14,7 @@ from typing import Any, Dict
 
 from ..engine.client import check_timeout
 from ..engine.protocol import MAX_MS, MAX_NODES
-from ..errors import ArgumentTypeError, InvalidArgumentError, check_int, restated
+from ..errors import MAX_SEED, ArgumentTypeError, InvalidArgumentError, check_int, restated
 from ..search import PARAMS as SEARCH_PARAMS
 from ..search import SearchParams, is_auto
 from .base import Agent
@@ -104,6 +104,11 @@ class AgentSpec:
         for key in TEXT_OPTIONS:
             if key in self.options and not self._auto_network(key):  # a network file is read and checked now
                 _check_network(self.kind, key, self.options[key])
+        if self.kind in ("random", "greedy", "net") and "seed" in self.options:
+            try:  # the other kinds' seeds are checked with the rest of their options
+                check_int("seed", self.options["seed"], 0, MAX_SEED)
+            except ValueError as exc:
+                raise _error(f"{self.kind}: {exc}") from None
         if self.kind == "net" and "path" not in self.options:
             raise _error("net: expected path=<network file>, e.g. net:path=nets/latest.npz")
         if self.kind in CLASSIC:
