@@ -88,6 +88,28 @@ def test_stop_from_another_thread_ends_an_unbounded_search():
     assert result.best_move in rosen.Position.new(seed=1).legal_moves()
 
 
+def test_a_stop_while_a_kept_tree_is_moved_abandons_the_move():
+    # Moving a kept tree of a million nodes to the next root takes a tenth of a second or more, and
+    # it once could not be stopped (an engine's `stop` after a long analysis took seconds). A stop
+    # 1 ms into the next search now abandons it: nothing is reused, and the tree, started afresh,
+    # serves the searches after it as usual.
+    position = rosen.Position.new(seed=1)
+    s = rosen.Searcher(iterations=600_000, evaluator=None, seed=1)
+    big = s.search(position)
+    assert big.tree_size > 500_000
+    after = position.play(big.best_move)
+    timer = threading.Timer(0.001, s.stop)
+    timer.start()
+    stopped = s.search(after, iterations=10**9)
+    timer.join()
+    assert stopped.reused_visits == 0 and stopped.iterations == 0
+    assert stopped.best_move in after.legal_moves() and not s.stop_requested
+    again = s.search(after, iterations=2000)
+    assert again.iterations == 2000 and again.reused_visits == 0 and again.best_move in after.legal_moves()
+    fresh = rosen.Searcher(iterations=2000, evaluator=None, seed=1).search(after)
+    assert again.visits == fresh.visits
+
+
 def test_stop_before_a_search_ends_that_search_and_is_then_cleared():
     # A stop that arrives before search() starts is not lost (issue 16): the next search returns
     # at once, with a legal move, however large its budget. It clears the request when it returns.

@@ -20,10 +20,11 @@ using Clock = std::chrono::steady_clock;
 constexpr uint64_t kClockEvery = 8;
 
 // Moving a kept tree to a new root (Tree::reroot) walks and compacts it: about 40 to 70 ns a node
-// of the old tree measured, taken as 100, and it cannot be interrupted. Under a time budget a
-// tree whose move could take more than this share of it is dropped instead (a fresh tree costs
-// nothing to start): a clock's allotment of a few milliseconds after a long search kept millions
-// of nodes once took seconds (lost on time). A search by iterations alone always keeps its tree.
+// of the old tree measured, taken as 100. A stop abandons it (the tree starts afresh), but the
+// clock is not read meanwhile, so under a time budget a tree whose move could take more than this
+// share of it is dropped instead (a fresh tree costs nothing to start): a clock's allotment of a
+// few milliseconds after a long search kept millions of nodes once took seconds (lost on time).
+// A search by iterations alone always keeps its tree.
 constexpr double kRerootNsPerNode = 100.0;
 constexpr double kRerootShare = 0.5;
 
@@ -111,7 +112,7 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
     }
     uint64_t reused = 0;
     for (auto& tree : trees_) {
-        if (!keep || !tree->reroot(root)) tree->reset(root);
+        if (!keep || !tree->reroot(root, &stop_)) tree->reset(root);
         tree->prepare_root(params);
         if (noise_count) tree->mix_root_priors(root_noise_, root_noise_fraction_);
         reused += tree->root().visits;

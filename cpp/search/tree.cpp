@@ -339,16 +339,26 @@ uint32_t Tree::find(uint32_t n, const Position& pos, const Position& target, int
     return kNoChild;
 }
 
-bool Tree::reroot(const Position& target) {
+bool Tree::reroot(const Position& target, const std::atomic<bool>* stop) {
     const uint32_t found = find(0, root_pos_, target, kRerootPlies);
     if (found == kNoChild) return false;
     root_pos_ = target;
-    keep_subtree(found);
+    if (!keep_subtree(found, stop)) {
+        reset(target);
+        return false;
+    }
     return true;
 }
 
-void Tree::keep_subtree(uint32_t new_root) {
-    if (new_root == 0) return;
+bool Tree::keep_subtree(uint32_t new_root, const std::atomic<bool>* stop) {
+    if (new_root == 0) return true;
+    // Each pass below is checked for a stop every kStopCheck steps: a tree of millions of nodes
+    // takes most of a second to move, and a stop must end a search within milliseconds.
+    constexpr uint32_t kStopCheck = 4096;
+    uint32_t steps = 0;
+    const auto stopped = [&] {
+        return stop && ++steps % kStopCheck == 0 && stop->load(std::memory_order_relaxed);
+    };
     // Collect the subtree's child blocks, then slide them down in arena order (a mark-compact
     // pass): a block only ever moves to a lower index, over blocks already moved or dead.
     struct Block {
@@ -357,6 +367,7 @@ void Tree::keep_subtree(uint32_t new_root) {
     std::vector<Block> blocks;
     std::vector<uint32_t> stack{new_root};
     while (!stack.empty()) {
+        if (stopped()) return false;
         const Node& node = nodes_[stack.back()];
         stack.pop_back();
         if (node.first_child == kNoChild) continue;
@@ -368,18 +379,22 @@ void Tree::keep_subtree(uint32_t new_root) {
     nodes_[0].move = kNoMove;
     nodes_[0].prior = 1.0f;
     uint32_t cursor = 1;
+    if (stop && stop->load(std::memory_order_relaxed)) return false;
     for (Block& b : blocks) {
+        if (stopped()) return false;
         std::memmove(&nodes_[cursor], &nodes_[b.old_first], b.count * sizeof(Node));
         b.new_first = cursor;
         cursor += b.count;
     }
     nodes_.resize(cursor);
     for (Node& node : nodes_) {
+        if (stopped()) return false;
         if (node.first_child == kNoChild) continue;
         const auto it = std::lower_bound(blocks.begin(), blocks.end(), node.first_child,
                                          [](const Block& b, uint32_t first) { return b.old_first < first; });
         node.first_child = it->new_first;
     }
+    return true;
 }
 
 }  // namespace rosen::search

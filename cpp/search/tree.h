@@ -16,6 +16,7 @@
 // Values are stored from Red's point of view (the reward of the colour Red, R13: a team shares
 // its colour's reward) and turned into the mover's view when a child is selected.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -64,7 +65,9 @@ public:
     void reset(const Position& root);
     // If `target` (hidden) is the root or lies in the tree within a few plies, keep its subtree
     // as the new tree and return true; otherwise leave the tree unchanged and return false.
-    bool reroot(const Position& target);
+    // Moving a big subtree takes a while (tens of ns a node): once `stop` (optional) is set, the
+    // work is abandoned, the tree starts afresh from `target` and the result is false.
+    bool reroot(const Position& target, const std::atomic<bool>* stop = nullptr);
 
     // Gives the root its children if it has none yet, so that every tree reports every root
     // move even after zero iterations; starts afresh if a kept subtree left no room for them.
@@ -104,7 +107,8 @@ private:
         return network_ && p.minimax_weight > 0 && p.minimax_values == MinimaxValues::Network;
     }
     uint32_t find(uint32_t n, const Position& pos, const Position& target, int depth_left) const;
-    void keep_subtree(uint32_t new_root);
+    // False, with the arena in no usable state, if `stop` was set on the way.
+    bool keep_subtree(uint32_t new_root, const std::atomic<bool>* stop);
 
     std::vector<Node> nodes_;
     uint64_t limit_;

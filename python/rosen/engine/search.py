@@ -24,9 +24,6 @@ from .protocol import CandidateInfo, Limits, SearchInfo
 ITERATION_SLICE = 2048
 #: Milliseconds per slice of a clock or `infinite` search.
 TIME_SLICE_MS = 100
-#: A search until `stop` moves its kept tree to a new position only if that takes at most half of
-#: this (the time it cannot be stopped: about half a million nodes).
-INFINITE_REUSE_MS = 100
 
 
 @dataclass(frozen=True)
@@ -66,13 +63,11 @@ class SlicedSearch:
         # ``stop`` is the authority here; an interrupt left over from the last `go` must not
         # end this one's first slice.
         self._core.clear_stop()
-        # Moving the kept tree to a new position cannot be interrupted: it may take at most half
-        # of the move's time (a search until `stop`: of INFINITE_REUSE_MS); by iterations alone
-        # the tree is always kept.
+        # Moving the kept tree to a new position is abandoned by a stop but does not watch the
+        # clock: under a time limit it may take at most half of the move's time; by iterations
+        # alone, or until `stop`, the tree is always kept.
         if limits.time_ms is not None:
             self._core.limit_reuse(limits.time_ms)
-        elif limits.iterations is None:
-            self._core.limit_reuse(INFINITE_REUSE_MS)
         start = time.monotonic() if started is None else started
         deadline = start + limits.time_ms / 1000.0 if limits.time_ms is not None else None
         done, depth_sum, seldepth, stream = 0, 0.0, 0, 0
