@@ -214,3 +214,14 @@ def test_draw_card_must_be_the_top_of_a_known_pile():
     assert top in pos.play("draw:" + top).hands[0]
     hidden = pos.hide_pile_order()
     assert second in hidden.play("draw:" + second).hands[0]
+
+
+def test_fen_takes_a_bool_for_hide_pile_order():
+    # pybind11's bool took 1 silently and answered "yes" with a page of overloads, not the field.
+    pos = rosen.Position.new(seed=3)
+    for value, error in [("yes", "got str"), (1, "got int"), (None, "got NoneType")]:
+        with pytest.raises(rosen.ArgumentTypeError, match=f"^hide_pile_order: expected a bool, {error}"):
+            pos.fen(hide_pile_order=value)
+    import numpy as np
+    assert pos.fen(hide_pile_order=np.True_) == pos.fen(hide_pile_order=True) != pos.fen()
+    assert pos.fen(hide_pile_order=True).endswith(" *")

@@ -163,7 +163,9 @@ void bind_rosenkoenig(py::module_& m) {
             return new_game(rules, uint_arg(seed, "seed", 0, kMaxU64));
         }, py::arg("seed") = py::int_(0), py::kw_only(), py::arg("players") = 2, py::arg("reshuffle") = "eager",
            "A fresh seeded deal (R3): the same seed always deals the same hands and pile.")
-        .def("fen", [](const Position& p, bool hide) { return format_position(p, hide); },
+        .def("fen", [](const Position& p, const py::handle& hide) {
+                 return format_position(p, bindings::bool_arg(hide, "hide_pile_order"));
+             },
              py::kw_only(), py::arg("hide_pile_order") = false,
              "The position line. hide_pile_order prints the draw pile as '*' (what a player may know, R14).")
         .def("legal_moves", [](const Position& p) {
