@@ -181,5 +181,51 @@ def test_an_opponent_that_fails_leaves_no_half_played_episode():
     assert env.action_masks().any() and info["seat"] == 1
 
 
+class _FailingAgent(GreedyAgent):
+    """Fails in reset() or at its n-th on_move()."""
+
+    def __init__(self, fail_in, n=1):
+        super().__init__(seed=1)
+        self.fail_in, self.n, self.calls = fail_in, n, 0
+
+    def reset(self):
+        super().reset()
+        if self.fail_in == "reset":
+            raise RuntimeError("reset failed")
+
+    def on_move(self, move):
+        self.calls += 1
+        if self.fail_in == "on_move" and self.calls == self.n:
+            raise RuntimeError("on_move failed")
+
+
+# on_move's even calls tell of the learner's moves (the first is the opponent's own, red's)
+@pytest.mark.parametrize("fail_in,n", [("reset", 1), ("on_move", 2), ("on_move", 4)])
+def test_an_opponent_failing_outside_its_move_also_needs_a_reset(fail_in, n):
+    # Only a failing move was guarded: a failing reset() (after the deal) or on_move() (after the
+    # learner's move) left the episode running with the opponent to move, and the learner's next
+    # step was played for the opponent's colour.
+    env = RosenkoenigEnv(opponent=_FailingAgent(fail_in, n), seat=1)
+    with pytest.raises(RuntimeError, match="failed"):
+        env.reset(seed=1)
+        for _ in range(20):
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+    with pytest.raises(rosen.InvalidArgumentError, match=r"action: call reset\(\) before step\(\)"):
+        env.step(0)
+
+
+def test_an_opponent_spec_that_cannot_be_built_needs_a_reset(tmp_path):
+    # The spec's network file went away: the reset that builds the opponent fails after the deal.
+    path = tmp_path / "net.npz"
+    from rosen.learning.network import random_network, save_network
+    save_network(path, random_network(seed=1))
+    env = RosenkoenigEnv(opponent=f"net:path={path}", seat=1)
+    path.unlink()
+    with pytest.raises(rosen.InvalidArgumentError):
+        env.reset(seed=1)
+    with pytest.raises(rosen.InvalidArgumentError, match=r"action: call reset\(\) before step\(\)"):
+        env.step(0)
+
+
 def random_action_text(position):
     return str(position.legal_moves()[0])

@@ -23,7 +23,8 @@ not an int, out of range, a step before ``reset`` or after the end -- raises and
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+import contextlib
+from typing import Any, Callable, Dict, Iterator, Optional, Tuple, Union
 
 import numpy as np
 
@@ -87,11 +88,12 @@ class RosenkoenigEnv(gymnasium.Env):
         self._single.reset(seed, self.np_random)
         self._learner = self.seat if self.seat is not None else int(self.np_random.integers(2))
         self._view = self._learner
-        if self._spec is not None:
-            self._agent = self._spec.build(self._single.game.deal_seed % 2**31)
-        if self._agent is not None:
-            self._agent.reset()
-        self._play_opponent()
+        with self._needs_reset_on_failure():
+            if self._spec is not None:
+                self._agent = self._spec.build(self._single.game.deal_seed % 2**31)
+            if self._agent is not None:
+                self._agent.reset()
+            self._play_opponent()
         return self._observation(), self._info()
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict]:
@@ -107,8 +109,9 @@ class RosenkoenigEnv(gymnasium.Env):
             info["illegal_action"] = True
             return self._observation(), self.illegal_action_reward, True, False, info
         game.step(a)
-        self._tell_agent()
-        self._play_opponent()
+        with self._needs_reset_on_failure():
+            self._tell_agent()
+            self._play_opponent()
         reward = float(game.rewards[self._learner]) if game.done else 0.0
         return self._observation(), reward, game.done, False, self._info()
 
@@ -125,23 +128,28 @@ class RosenkoenigEnv(gymnasium.Env):
 
     def _play_opponent(self) -> None:
         game = self._single.game
-        try:
-            while not game.done and game.current_player % 2 != self._learner:
-                position = game.position  # the public view: the pile's order hidden (R14)
-                choice = self._agent.choose(position) if self._agent is not None else self._callable(position)
-                try:
-                    game.step(self._action_of(choice))
-                except ValueError as exc:
-                    raise InvalidArgumentError(f"opponent: chose {choice!r} in {position.fen()!r}: {exc}",
-                                               "opponent") from None
-                self._tell_agent()
-        except BaseException:
-            # The opponent failed with the turn its own: the episode cannot go on (the learner
-            # would move for it), so it needs a reset() as a new env does.
-            self._single.started = False
-            raise
+        while not game.done and game.current_player % 2 != self._learner:
+            position = game.position  # the public view: the pile's order hidden (R14)
+            choice = self._agent.choose(position) if self._agent is not None else self._callable(position)
+            try:
+                game.step(self._action_of(choice))
+            except ValueError as exc:
+                raise InvalidArgumentError(f"opponent: chose {choice!r} in {position.fen()!r}: {exc}",
+                                           "opponent") from None
+            self._tell_agent()
         if not game.done:
             self._view = game.current_player
+
+    @contextlib.contextmanager
+    def _needs_reset_on_failure(self) -> Iterator[None]:
+        # The opponent (its spec, reset, move or on_move) failed with the game dealt or moved on:
+        # the episode cannot go on (the learner would move for the opponent), so it needs a
+        # reset() as a new env does.
+        try:
+            yield
+        except BaseException:
+            self._single.started = False
+            raise
 
     @staticmethod
     def _action_of(choice: Any) -> Any:
