@@ -109,6 +109,21 @@ def test_an_illegal_action_loses_by_forfeit():
     assert env.infos["player_1"]["winner"] == "white"
 
 
+def test_a_step_after_every_agent_has_left_is_a_named_error():
+    # The unwrapped env raised a bare KeyError: 'player_0' once the last agent had left.
+    env = raw_env()
+    env.reset(seed=1)
+    obs = env.observe(env.agent_selection)
+    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))  # forfeit: the game is over
+    while env.agents:
+        env.step(None)
+    for action in (0, None):
+        with pytest.raises(rosen.InvalidArgumentError, match="^action: the game is over and every agent has left"):
+            env.step(action)
+    env.reset(seed=2)
+    assert env.agents == ["player_0", "player_1"]
+
+
 def test_bad_input_raises_and_changes_nothing():
     env = aec_env()
     with pytest.raises(rosen.InvalidArgumentError, match=r"action: call reset\(\) before step\(\)"):

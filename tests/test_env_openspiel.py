@@ -5,6 +5,7 @@ MCTS bot playing it, and the committed playthrough replaying exactly."""
 from __future__ import annotations
 
 import pathlib
+import re
 
 import numpy as np
 import pyspiel
@@ -160,3 +161,62 @@ def test_bad_actions_raise_and_change_nothing():
         with pytest.raises(rosen.IllegalMoveError, match=f"action: {action} is not legal here"):
             state.apply_action(action)
     assert (state.history(), str(state)) == before
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_deserialize_state_rebuilds_from_the_history(players):
+    game, rng = load(players, "lazy"), np.random.default_rng(players)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        copy = game.deserialize_state(state.serialize())
+        assert (copy.history(), str(copy), copy.move_number()) == (state.history(), str(state), state.move_number())
+        assert copy.legal_actions() == state.legal_actions() and copy.is_chance_node() == state.is_chance_node()
+        for _ in range(7):
+            if not state.is_terminal():
+                state.apply_action(sample(state, rng))
+    assert game.deserialize_state(state.serialize()).returns() == state.returns()
+
+
+def test_deserialize_state_never_unpickles_and_checks_every_entry(tmp_path):
+    # OpenSpiel's reader for Python games unpickles the text's __dict__ line: a crafted one ran
+    # code, and a __dict__ from another state than the history's was taken as it came.
+    import base64
+    import os
+    import pickle
+
+    class RunsCode:
+        def __reduce__(self):
+            return os.makedirs, (str(tmp_path / "ran"),)
+
+    game = load()
+    state = dealt(game, np.random.default_rng(3))
+    history, number, _ = state.serialize().split("\n", 2)
+    crafted = f"{history}\n{number}\n__dict__={base64.b64encode(pickle.dumps({'x': RunsCode()})).decode()}"
+    assert str(game.deserialize_state(crafted)) == str(state)
+    assert not (tmp_path / "ran").exists()
+    for text, words in [
+        ("garbage", "expected the text of state.serialize()"), ("", "expected the text"),
+        ("history=0:3\nmove_number=1\n__dict__=", "is player 0's, but player -1 acts there"),
+        ("history=-1:99\nmove_number=1\n__dict__=", "chance outcome 99 cannot happen here"),
+        ("history=-1:3,-1:3\nmove_number=2\n__dict__=", "history entry 1 (-1:3): action: chance outcome 3"),
+        ("history=-1:1_0\nmove_number=1\n__dict__=", "history entry 0 is '-1:1_0', expected player:action"),
+        (f"{history}\nmove_number=7\n__dict__=", "move_number=7 does not match its history's 10"),
+    ]:
+        with pytest.raises(rosen.InvalidArgumentError, match=f"^state: .*{re.escape(words)}") as info:
+            game.deserialize_state(text)
+        assert info.value.field == "state"
+    with pytest.raises(rosen.ArgumentTypeError, match="^state: expected the text"):
+        game.deserialize_state(b"history=")
+
+
+def test_action_to_string_refuses_ids_out_of_range():
+    # A negative id once indexed from the end (-1 read 'pass'), 50 raised a bare IndexError.
+    state = load().new_initial_state()
+    for player, action, high in [(pyspiel.PlayerId.CHANCE, -1, 23), (pyspiel.PlayerId.CHANCE, 24, 23)]:
+        with pytest.raises(rosen.InvalidArgumentError, match=f"^action: expected 0..{high}, got {action}"):
+            state.action_to_string(player, action)
+    state = dealt(load(), np.random.default_rng(5))
+    for action in (-1, -3, 50):
+        with pytest.raises(rosen.InvalidArgumentError, match=f"^action: expected 0..49, got {action}"):
+            state.action_to_string(0, action)
+    assert state.action_to_string(0, 48) == "draw"

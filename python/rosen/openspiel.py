@@ -20,6 +20,7 @@ Parameters: ``players`` (2 or 4) and ``reshuffle`` ("eager" or "lazy", R7).
 """
 from __future__ import annotations
 
+import re
 from typing import Dict, List, Optional
 
 import numpy as np
@@ -33,13 +34,15 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from . import _core
 from .encoding import LAYOUTS, action_index, action_names, feature_names, plane_names
-from .errors import IllegalMoveError, InvalidArgumentError, check_choice, check_players
+from .errors import ArgumentTypeError, IllegalMoveError, InvalidArgumentError, check_choice, check_players
 
 __all__ = ["GAME_TYPE", "RosenkoenigGame", "RosenkoenigState", "max_game_length"]
 
 _CARDS = tuple(action_names()[:24])
 _CARD_IDS = {card: i for i, card in enumerate(_CARDS)}
 _DRAW = action_index("draw")
+#: One entry of a serialised history: ``player:action`` (chance is player -1).
+_HISTORY_ENTRY = re.compile(r"-?[0-9]{1,6}:[0-9]{1,6}")
 
 
 def max_game_length(players: int) -> int:
@@ -85,6 +88,38 @@ class RosenkoenigGame(pyspiel.Game):
     def new_initial_state(self) -> "RosenkoenigState":
         """Before the deal: a chance node."""
         return RosenkoenigState(self)
+
+    def deserialize_state(self, text: str) -> "RosenkoenigState":
+        """The state ``state.serialize()`` wrote, rebuilt from its history: every action is checked
+        as it is applied (a bad one raises ``InvalidArgumentError`` naming ``state``). OpenSpiel's
+        own reader for Python games (still used by ``pyspiel.deserialize_game_and_state``)
+        unpickles the text's ``__dict__`` line, which runs whatever the text asks for; this one
+        never reads that line: a history determines the whole state."""
+        if not isinstance(text, str):
+            raise ArgumentTypeError(f"state: expected the text of state.serialize(), got {type(text).__name__}", "state")
+        lines = text.split("\n", 2)
+        if len(lines) < 2 or not lines[0].startswith("history=") or not lines[1].startswith("move_number="):
+            raise InvalidArgumentError(f"state: expected the text of state.serialize() ('history=...', then "
+                                       f"'move_number=...'), got {text[:40]!r}", "state")
+        state = self.new_initial_state()
+        entries = lines[0][len("history="):]
+        for k, entry in enumerate(entries.split(",") if entries else []):
+            if not _HISTORY_ENTRY.fullmatch(entry):
+                raise InvalidArgumentError(f"state: history entry {k} is {entry[:40]!r}, expected player:action",
+                                           "state")
+            player, action = (int(x) for x in entry.split(":"))
+            if player != state.current_player():
+                raise InvalidArgumentError(f"state: history entry {k} ({entry}) is player {player}'s, but player "
+                                           f"{state.current_player()} acts there", "state")
+            try:
+                state.apply_action(action)
+            except ValueError as exc:
+                raise InvalidArgumentError(f"state: history entry {k} ({entry}): {exc}", "state") from None
+        number = lines[1][len("move_number="):]
+        if number != str(state.move_number()):
+            raise InvalidArgumentError(f"state: move_number={number[:20]} does not match its history's "
+                                       f"{state.move_number()}", "state")
+        return state
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         """The encoder's observation; the history as the perfect-recall information state."""
@@ -165,9 +200,12 @@ class RosenkoenigState(pyspiel.State):
             self._position = self._position.play(action_names()[action])
 
     def _action_to_string(self, player: int, action: int) -> str:
+        names = _CARDS if player == pyspiel.PlayerId.CHANCE else action_names()
+        if not 0 <= action < len(names):  # a negative id indexed from the end
+            raise InvalidArgumentError(f"action: expected 0..{len(names) - 1}, got {action}", "action")
         if player == pyspiel.PlayerId.CHANCE:
-            return ("deal:" if self._dealing() else "draw:") + _CARDS[action]
-        return action_names()[action]
+            return ("deal:" if self._dealing() else "draw:") + names[action]
+        return names[action]
 
     def is_terminal(self) -> bool:
         return not self._dealing() and not self._drawing and self._position.is_terminal

@@ -89,6 +89,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     def step(self, action: Any) -> None:
         if not self._single.started:
             raise InvalidArgumentError("action: call reset() before step()", "action")
+        if not self.agents:  # every finished agent has taken its None step and left
+            raise InvalidArgumentError("action: the game is over and every agent has left; call reset() to start "
+                                       "another", "action")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
