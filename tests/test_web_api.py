@@ -535,3 +535,48 @@ def test_ctrl_c_stops_rosen_serve_while_an_analysis_streams():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_misspelt_fields_are_named_not_ignored(client):
+    # /api/games refused unknown keys; the other endpoints dropped them, so a misspelt
+    # "iteration" silently searched the default 1000.
+    g = new_game(client)
+    legal = g["position"]["legal_moves"][0]["move"]
+    fen = g["position"]["fen"]
+    for path, body, key in [(f"/api/games/{g['id']}/move", {"move": legal, "mvoe": 1}, "mvoe"),
+                            ("/api/position", {"fen": fen, "reshufle": "lazy"}, "reshufle"),
+                            ("/api/records", {"text": "", "texts": []}, "texts"),
+                            ("/api/evaluate", {"fens": [fen], "iteration": 5}, "iteration")]:
+        data = assert_error(client.post(path, json=body), 400, key)
+        assert data["error"].startswith(f"{key}: unknown field (known: ")
+    assert client.get(f"/api/games/{g['id']}").json()["position"]["fen"] == fen  # the move was not played
+
+
+def test_records_say_how_many_games_were_left_out(client):
+    from rosen.web.sessions import load_records
+    records = [json.dumps(play_game(RandomAgent(1), RandomAgent(2), seed=s).to_json()) for s in range(3)]
+    games, omitted = load_records("\n".join(records), limit=2)
+    assert [g["line"] for g in games] == [1, 2] and omitted == 1
+    assert client.post("/api/records", json={"text": "\n".join(records)}).json()["omitted"] == 0
+
+
+def test_a_search_beyond_the_limit_is_a_503_naming_busy():
+    sessions = Sessions(max_searches=1)
+    with TestClient(create_app(sessions)) as c:
+        g = new_game(c, engine_seats=["r"], iterations=50)  # red: the engine is to move
+        sessions.searches.acquire()  # another client's search holds the one place
+        try:
+            data = assert_error(c.post(f"/api/games/{g['id']}/engine"), 503, "busy")
+            assert data["error"].startswith("busy: 1 searches are running (the limit is 1)")
+        finally:
+            sessions.searches.release()
+
+
+def test_an_analysis_by_iterations_ends_at_the_time_cap_too(client, monkeypatch):
+    # 10**9 iterations took far longer than the 10 minutes the API promises for any analysis.
+    import rosen.web.sessions as sessions
+    monkeypatch.setattr(sessions, "MAX_ANALYSIS_MS", 300)
+    fen = rosen.Position.new(2).fen(hide_pile_order=True)
+    events = read_events(client.get("/api/analyse", params={"fen": fen, "iterations": 10**9}))
+    done = events[-1][1]
+    assert events[-1][0] == "done" and done["stopped"] and 0 < done["iterations"] < 10**9

@@ -85,6 +85,15 @@ async def read_json(request: Request) -> Dict[str, Any]:
     return data
 
 
+def only(body: Dict[str, Any], *known: str) -> Dict[str, Any]:
+    """``body`` if it holds no key but ``known`` (a misspelt key was ignored, its default used)."""
+    for key in body:
+        if key not in known:
+            shown = key if len(key) <= 40 and key.isprintable() else repr(key[:40])  # no megabyte echoed
+            raise WebError(400, f"{shown}: unknown field (known: {', '.join(known)})", shown)
+    return body
+
+
 def sse(event: str, data: Any) -> str:
     """One Server-Sent Event."""
     return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
@@ -128,7 +137,7 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
 
     async def play_move(request: Request) -> Response:
         game = state.game(request.path_params["game_id"])
-        body = await read_json(request)
+        body = only(await read_json(request), "move")
         if "move" not in body:
             raise WebError(400, "move: missing (a move in RULES.md notation: N2, H:N2, draw, pass)", "move")
         game.play(body["move"])
@@ -151,7 +160,7 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
     # -- positions, analysis, records ------------------------------------------------------------
 
     async def position(request: Request) -> Response:
-        body = await read_json(request)
+        body = only(await read_json(request), "fen", "reshuffle", "move")
         pos = parse_position(body.get("fen"), body.get("reshuffle", "eager"))
         move = body.get("move")
         if move is not None:  # a move played on the pasted position (a plain draw deals a random card)
@@ -205,12 +214,12 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
         return JSONResponse({"stopped": True})
 
     async def records(request: Request) -> Response:
-        body = await read_json(request)
-        games = await in_thread(load_records, body.get("text"))
-        return JSONResponse({"games": games})
+        body = only(await read_json(request), "text")
+        games, omitted = await in_thread(load_records, body.get("text"))
+        return JSONResponse({"games": games, "omitted": omitted})
 
     async def evaluate_positions(request: Request) -> Response:
-        body = await read_json(request)
+        body = only(await read_json(request), "fens", "reshuffle", "iterations")
         stop = threading.Event()
         try:
             winrates = await watched(request, stop.set, evaluate, body.get("fens"), body.get("reshuffle", "eager"),

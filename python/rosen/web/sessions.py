@@ -102,7 +102,7 @@ class SearchCounter:
         with self._lock:
             if self.running >= self.limit:
                 raise WebError(503, f"busy: {self.running} searches are running (the limit is {self.limit}); "
-                                    "stop one or try again")
+                                    "stop one or try again", "busy")
             self.running += 1
 
     def release(self) -> None:
@@ -281,7 +281,12 @@ class AnalysisSession:
         self._searcher = new_searcher(seed, self.position.players)
 
     def run(self, progress: Callable[[SearchSnapshot], None] = lambda s: None) -> SearchSnapshot:
-        """Search (blocking, on a worker thread); the counter was acquired by :meth:`Sessions.analyse`."""
+        """Search (blocking, on a worker thread); the counter was acquired by :meth:`Sessions.analyse`.
+        Stopped after MAX_ANALYSIS_MS whatever the budget: 10**9 iterations take longer. (A timer,
+        not a time limit in ``limits``: an iteration budget's slices, and so its search, stay the same.)"""
+        watchdog = threading.Timer(MAX_ANALYSIS_MS / 1000.0, self.stop)
+        watchdog.daemon = True
+        watchdog.start()
         try:
             def seen(snapshot: SearchSnapshot) -> None:
                 self.latest = snapshot
@@ -289,6 +294,7 @@ class AnalysisSession:
             self.result = self._searcher.run(self.position, self.limits, self._stop, seen)
             return self.result
         finally:
+            watchdog.cancel()
             self._counter.release()
 
     def stop(self) -> None:
@@ -393,14 +399,16 @@ class Sessions:
 
 
 def analysis_limits(iterations: Any = None, time_ms: Any = None) -> Limits:
-    """An analysis's budget: iterations, or time_ms, or neither (until stopped, at most 10 minutes)."""
+    """An analysis's budget: iterations, or time_ms, or neither (until stopped, at most 10 minutes;
+    an iteration budget is stopped there too: :meth:`AnalysisSession.run`)."""
     return _budget(iterations, None if time_ms == 0 else time_ms, max_iterations=10**9,
                    time_range=(1, MAX_ANALYSIS_MS), no_time=lambda: Limits(time_ms=MAX_ANALYSIS_MS, infinite=True))
 
 
-def load_records(text: Any, limit: int = MAX_RECORD_GAMES) -> List[Dict[str, Any]]:
-    """Games of a match / self-play JSONL file, each replayed (``rosen.match.replay`` checks it)
-    into the public positions of every ply."""
+def load_records(text: Any, limit: int = MAX_RECORD_GAMES) -> Tuple[List[Dict[str, Any]], int]:
+    """The first ``limit`` games of a match / self-play JSONL file, each replayed
+    (``rosen.match.replay`` checks it) into the public positions of every ply, and how many
+    records after them were left out."""
     if not isinstance(text, str):
         raise InvalidArgumentError("text: expected the JSONL file's text", "text")
     games = []
@@ -423,7 +431,7 @@ def load_records(text: Any, limit: int = MAX_RECORD_GAMES) -> List[Dict[str, Any
         games.append({"line": n, "red": str(record.get("red", "")), "white": str(record.get("white", "")),
                       "players": record["players"], "reshuffle": record["reshuffle"], "winner": position.winner,
                       "scores": list(position.scores), "moves": moves, "fens": fens})
-    return games
+    return games, max(0, len(lines) - limit)
 
 
 def new_searcher(seed: int, players: int) -> SlicedSearch:

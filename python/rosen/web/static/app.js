@@ -568,7 +568,8 @@ async function loadRecord(file) {
     select.innerHTML = "";
     out.games.forEach((g, i) => html("option", { value: i }, select,
       `game ${i + 1}: ${g.red || "red"} – ${g.white || "white"}, ${g.winner} ${g.scores.join(":")}`));
-    select.hidden = out.games.length < 2;
+    if (out.omitted) html("option", { disabled: "" }, select, `(${out.omitted} more games in the file, not shown)`);
+    select.hidden = out.games.length < 2 && !out.omitted;
     fieldError($("record-error"), null);
     openRecordGame(0);
   } catch (e) { fieldError($("record-error"), e); }
