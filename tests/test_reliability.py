@@ -365,3 +365,55 @@ def test_pickles_still_round_trip():
     error = rosen.InvalidArgumentError("temperature: expected 0.01..1000, got 0", "temperature")
     again = pickle.loads(pickle.dumps(error))
     assert type(again) is rosen.InvalidArgumentError and again.field == "temperature" and str(again) == str(error)
+
+
+REFUSED_THREADS = """
+import threading
+import numpy as np
+import rosen
+import rosen.selfplay as sp
+from rosen.env import VecEnv
+from rosen.learning import Evaluator
+
+# The limit bites: Python itself cannot start 256 threads of the default stack size here.
+gate = threading.Event()
+started = []
+try:
+    for _ in range(256):
+        started.append(threading.Thread(target=gate.wait))
+        started[-1].start()
+except RuntimeError:
+    pass
+gate.set()
+assert len(started) < 256, "the address-space limit did not refuse a thread"
+for t in started:
+    if t.is_alive():
+        t.join()
+
+p = rosen.Position.new(seed=1)
+assert rosen.search(p, iterations=2000, threads=256).iterations == 2000
+strip = lambda r: (r.games, r.red_wins, r.white_wins, r.draws, r.plies, r.blockades)
+assert strip(rosen.random_play(3000, threads=256)) == strip(rosen.random_play(3000, threads=1))
+wide, one = sp.generate(300, agent="greedy", threads=256), sp.generate(300, agent="greedy", threads=1)
+assert all(wide.rows[k].tobytes() == one.rows[k].tobytes() for k in one.rows)  # NaN where no search ran
+envs = [VecEnv(512, threads=n, seed=1) for n in (256, 1)]
+outs = [env.reset() for env in envs]
+actions = np.array([np.flatnonzero(m)[0] for m in outs[1].action_mask], np.int32)
+steps = [env.step(actions) for env in envs]
+assert np.array_equal(steps[0].observation, steps[1].observation)
+net = Evaluator("builtin")
+assert all(np.array_equal(a, b) for a, b in zip(net.evaluate([p] * 600, threads=256), net.evaluate([p] * 600)))
+print("ok")
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ulimit -v is how the test makes the system refuse threads")
+def test_a_thread_the_system_refuses_is_no_crash():
+    # Under an address-space limit that 256 thread stacks exceed, every call that starts threads
+    # (search, random play, self-play, the VecEnv, batched network evaluation) once ended the process
+    # in std::terminate (SIGABRT); a refused thread's share now runs on the calling thread, with
+    # the same result as one thread's.
+    import shlex
+    command = f"ulimit -v 1000000 && exec {shlex.quote(sys.executable)} -c {shlex.quote(REFUSED_THREADS)}"
+    proc = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.returncode, proc.stderr[-3000:])

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <exception>
 #include <string>
-#include <thread>
 
+#include "common/threads.h"
 #include "features/encoder.h"
 #include "selfplay/selfplay.h"
 
@@ -53,10 +53,7 @@ void VecEnv::parallel(const Work& work) {
             errors[size_t(t)] = std::current_exception();
         }
     };
-    std::vector<std::thread> helpers;
-    for (int t = 1; t < workers; ++t) helpers.emplace_back(guarded, t);
-    guarded(0);
-    for (auto& h : helpers) h.join();
+    run_in_parallel(workers, guarded);
     for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
 }

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <exception>
 #include <string>
-#include <thread>
 
 #include "common/errors.h"
+#include "common/threads.h"
 
 namespace rosen::learning {
 
@@ -178,12 +178,10 @@ void Network::evaluate_batch(const Position* positions, std::size_t n, float* po
     };
     const std::size_t workers = std::min<std::size_t>(std::size_t(std::max(threads, 1)), std::max<std::size_t>(n, 1));
     if (workers == 1) return slice(0, n);
-    std::vector<std::thread> helpers;
     const std::size_t step = (n + workers - 1) / workers;
-    for (std::size_t t = 1; t < workers; ++t)
-        helpers.emplace_back(slice, std::min(n, t * step), std::min(n, (t + 1) * step));
-    slice(0, std::min(n, step));
-    for (auto& h : helpers) h.join();
+    run_in_parallel(int(workers), [&](int t) {
+        slice(std::min(n, std::size_t(t) * step), std::min(n, std::size_t(t + 1) * step));
+    });
 }
 
 }  // namespace rosen::learning

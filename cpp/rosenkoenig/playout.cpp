@@ -1,11 +1,11 @@
 #include "playout.h"
 
 #include "byte_board.h"
+#include "common/threads.h"
 #include "territory.h"
 
 #include <bit>
 #include <chrono>
-#include <thread>
 #include <vector>
 
 namespace rosen {
@@ -218,16 +218,11 @@ RandomPlayStats random_play(const Rules& rules, uint64_t games, uint64_t seed, i
     if (threads < 1) threads = 1;
     if (uint64_t(threads) > games) threads = int(games ? games : 1);
     std::vector<RandomPlayStats> parts(static_cast<size_t>(threads));
-    std::vector<std::thread> workers;
-    for (int t = 0; t < threads; ++t) {
+    run_in_parallel(threads, [&](int t) {
         const uint64_t first = games * uint64_t(t) / uint64_t(threads);
         const uint64_t last = games * uint64_t(t + 1) / uint64_t(threads);
-        if (t + 1 == threads)
-            play_range(rules, seed, first, last, parts[size_t(t)]);
-        else
-            workers.emplace_back(play_range, std::cref(rules), seed, first, last, std::ref(parts[size_t(t)]));
-    }
-    for (auto& w : workers) w.join();
+        play_range(rules, seed, first, last, parts[size_t(t)]);
+    });
     RandomPlayStats total;
     for (const auto& p : parts) {
         total.games += p.games;

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <utility>
 
+#include "common/threads.h"
 #include "rosenkoenig/rng.h"
 
 namespace rosen::search {
@@ -134,10 +134,7 @@ SearchResult Searcher::search(const Position& position, uint64_t iterations, uin
             tree.iterate(params, rng, stats[t]);
         }
     };
-    std::vector<std::thread> helpers;
-    for (size_t t = 1; t < trees_.size(); ++t) helpers.emplace_back(work, t);
-    work(0);
-    for (auto& h : helpers) h.join();
+    run_in_parallel(int(trees_.size()), [&](int t) { work(size_t(t)); });
     stop_.store(false, std::memory_order_relaxed);  // honoured (or not needed): see stop()
     const auto end = Clock::now();
     SearchResult r = collect(stats, std::chrono::duration<double>(end - tree_start).count(), reused);

@@ -9,8 +9,8 @@
 #include <limits>
 #include <memory>
 #include <string>
-#include <thread>
 
+#include "common/threads.h"
 #include "search/mcts.h"
 #include "selfplay/agents.h"
 
@@ -192,10 +192,7 @@ Batch generate(const Config& config, uint64_t first_game, uint64_t count, const 
             failed.store(true);
         }
     };
-    std::vector<std::thread> helpers;
-    for (int t = 1; t < threads; ++t) helpers.emplace_back(work, t);
-    work(0);
-    for (auto& h : helpers) h.join();
+    run_in_parallel(threads, work);
     for (const auto& e : errors)
         if (e) std::rethrow_exception(e);
     if (stop && stop->load()) {  // games may be missing: the caller keeps none of it
