@@ -377,3 +377,22 @@ def test_nothing_reads_a_game_before_the_first_reset(players):
     dealt = env.position(1)
     assert rosen.Position(dealt.fen()) == dealt and dealt.supply == 52
     assert dealt.is_legal(rosen.search(dealt, iterations=50).best_move)
+
+
+def test_step_plays_the_actions_as_they_were_when_it_was_called():
+    # step read the caller's array twice without the GIL (to check the actions, then to play
+    # them): another thread's write in between was played unchecked (impossible positions, and an
+    # out-of-bounds read under ASan). The actions are now copied first.
+    import threading
+
+    env, twin = (VecEnv(64, seed=1, opponent="mcts:iterations=3000") for _ in range(2))
+    out = env.reset()
+    twin.reset()
+    actions = np.array([np.flatnonzero(m)[0] for m in out.action_mask], np.int32)
+    original = actions.copy()
+    timer = threading.Timer(0.05, lambda: actions.__setitem__(slice(None), 127))  # mid-step: the opponents search
+    timer.start()
+    env.step(actions)
+    timer.join()
+    twin.step(original)
+    assert all(env.position(i) == twin.position(i) for i in range(64))

@@ -219,10 +219,11 @@ void bind_env(py::module_& m) {
                 auto arr = bindings::checked_array<int64_t>(indices, "indices", {-1}, "int64");
                 listed.assign(arr.data(), arr.data() + arr.size());
             }
-            py::array_t<uint64_t> seeds;
+            std::vector<uint64_t> seeds;  // copied, as step's actions are
             if (!streams.is_none()) {
                 const py::ssize_t want = indices.is_none() ? env.num_envs() : py::ssize_t(listed.size());
-                seeds = bindings::checked_array<uint64_t>(streams, "seed", {want}, "uint64");
+                const auto given = bindings::checked_array<uint64_t>(streams, "seed", {want}, "uint64");
+                seeds.assign(given.data(), given.data() + given.size());
             }
             PyOutputs out(env, observation, action_mask, reward, terminated, truncated, current_player);
             py::gil_scoped_release release;
@@ -234,10 +235,13 @@ void bind_env(py::module_& m) {
                         const py::handle& reward, const py::handle& terminated, const py::handle& truncated,
                         const py::handle& current_player) {
             auto a = bindings::checked_array<int32_t>(actions, "actions", {env.num_envs()}, "int32");
+            // A copy, taken with the GIL held: the caller's array may be written by another thread
+            // while the GIL is released, and step reads each action twice (to check it, to play it).
+            const std::vector<int32_t> chosen(a.data(), a.data() + a.size());
             PyOutputs out(env, observation, action_mask, reward, terminated, truncated, current_player);
             py::gil_scoped_release release;
             std::lock_guard<std::mutex> lock(env.busy());
-            env.step(a.data(), out.out);
+            env.step(chosen.data(), out.out);
         }, py::arg("actions"), py::arg("observation"), py::arg("action_mask"), py::arg("reward"), py::arg("terminated"),
            py::arg("truncated"), py::arg("current_player"))
         .def("position", [](const VecEnv& env, const py::handle& i) {

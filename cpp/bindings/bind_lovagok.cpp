@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -71,7 +72,9 @@ CountsTuple tuple_of(int s) {
 }
 
 // The data of a utility vector (ndim 1) or of a batch of them (ndim 2), one entry per result rank.
-const double* utility_data(const Array& a, const char* field, py::ssize_t ndim) {
+// The utilities copied (taken with the GIL held: the caller's array may change while the solve
+// runs without it) and checked to be finite.
+std::vector<double> utility_data(const Array& a, const char* field, py::ssize_t ndim) {
     if (a.ndim() != ndim || a.shape(ndim - 1) != lv::kNumResults) {
         std::string shape;
         for (py::ssize_t i = 0; i < a.ndim(); ++i) shape += (i ? ", " : "") + std::to_string(a.shape(i));
@@ -79,18 +82,23 @@ const double* utility_data(const Array& a, const char* field, py::ssize_t ndim) 
                                               std::to_string(lv::kNumResults) + " values (one per result rank), got shape (" +
                                               shape + (a.ndim() == 1 ? ",)" : ")"));
     }
-    return a.data();
+    std::vector<double> values(a.data(), a.data() + a.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (!std::isfinite(values[i]))
+            throw rosen::ArgumentError(field, std::string(field) + ": expected finite values, got " +
+                                                  std::to_string(values[i]) + " at flat index " + std::to_string(i));
+    return values;
 }
 
 // A solved attempt for one utility: the object behind rosen.lovagok.Solver.
 class PySolver {
 public:
     PySolver(const Array& utility, int cards_mask, int max_rerolls) : dp_(std::make_unique<lv::DiceDP>()) {
-        const double* u = utility_data(utility, "utility", 1);
+        const std::vector<double> u = utility_data(utility, "utility", 1);
         check_cards_mask(cards_mask);
         check_range("max_rerolls", max_rerolls, 0, lv::kMaxRerolls);
         py::gil_scoped_release release;
-        dp_->solve(u, static_cast<unsigned>(cards_mask), max_rerolls);
+        dp_->solve(u.data(), static_cast<unsigned>(cards_mask), max_rerolls);
     }
     double value(int dice, int rerolls) const {
         check_attempt(dice, rerolls, dp_->max_rerolls());
@@ -173,7 +181,7 @@ void bind_lovagok(py::module_& parent) {
     }, py::arg("cards_mask"), "p_beat for one card set: [rerolls 0..3, dice 0..6, target rank].");
 
     m.def("solve_batch", [](const Array& utilities, int rerolls, int dice, int cards_mask) {
-        const double* u = utility_data(utilities, "utilities", 2);
+        const std::vector<double> u = utility_data(utilities, "utilities", 2);
         check_attempt(dice, rerolls);
         check_cards_mask(cards_mask);
         const int n = static_cast<int>(utilities.shape(0));
@@ -183,7 +191,7 @@ void bind_lovagok(py::module_& parent) {
         double* pd = dists.mutable_data();
         {
             py::gil_scoped_release release;
-            lv::solve_batch(u, n, rerolls, dice, static_cast<unsigned>(cards_mask), pv, pd);
+            lv::solve_batch(u.data(), n, rerolls, dice, static_cast<unsigned>(cards_mask), pv, pd);
         }
         return py::make_tuple(values, dists);
     }, py::arg("utilities"), py::arg("rerolls"), py::arg("dice"), py::arg("cards_mask"),
