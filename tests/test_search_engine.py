@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 import rosen
 from search_positions import midgame
 
@@ -199,3 +201,14 @@ def test_ten_seconds_on_two_threads_stay_within_the_tree_limit():
     assert r.iterations > 3 * limit  # it went on long after the trees were full
     assert 10_000 <= r.time_ms < 12_000
     assert sum(m.visits for m in r.moves) == r.iterations
+
+
+def test_a_searchers_parameters_cannot_be_reassigned():
+    # Assigning params was accepted and ignored: the C++ searcher kept the old ones (while repr and
+    # a pickled copy showed the new).
+    s = rosen.Searcher(iterations=300, seed=1)
+    with pytest.raises(AttributeError):
+        s.params = s.params.replace(iterations=10)
+    with pytest.raises(AttributeError):
+        s.evaluator = "builtin"
+    assert s.params.iterations == 300 and s.search(rosen.Position.new(seed=1)).iterations == 300

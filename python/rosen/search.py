@@ -315,9 +315,20 @@ class Searcher:
     """
 
     def __init__(self, params: Optional[SearchParams] = None, *, evaluator: Any = None, **kwargs: Any) -> None:
-        self.params = _params(params, kwargs)
-        self.evaluator, network = optional_evaluator(evaluator)
-        self._searcher = _core._Searcher(self.params.as_dict(), network=network)
+        self._params = _params(params, kwargs)
+        self._evaluator, network = optional_evaluator(evaluator)
+        self._searcher = _core._Searcher(self._params.as_dict(), network=network)
+
+    @property
+    def params(self) -> SearchParams:
+        """The parameters, fixed when the searcher was made (read-only: the C++ searcher was built
+        with them; a searcher with others is a new ``Searcher(params=...)``)."""
+        return self._params
+
+    @property
+    def evaluator(self) -> Any:
+        """The network that guides the search (an :class:`rosen.Evaluator`), or None (read-only)."""
+        return self._evaluator
 
     def search(self, position: Position, *, iterations: Optional[int] = None,
                time_ms: Optional[int] = None) -> SearchResult:
