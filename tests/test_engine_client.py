@@ -358,3 +358,49 @@ def test_a_match_whose_second_engine_fails_to_start_closes_the_first(tmp_path, m
     with pytest.raises(EngineError, match="cannot start '/nonexistent/engine'"):
         play_pair(a, b, seed=0, pair=0)
     assert closed == [f"engine:{good}"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell wrapper and process groups")
+def test_an_engine_behind_a_wrapper_script_is_killed_with_its_wrapper(tmp_path):
+    # The wrapper's child, the engine, held the pipe: killing the wrapper alone left it running,
+    # and closing the pipe then waited on the reader for ever (rosen match hung, Ctrl-C too).
+    import os
+    import shlex
+    from pathlib import Path
+    fake = Path(__file__).with_name("fake_engine.py")
+    pid_file = tmp_path / "engine.pid"
+    wrapper = tmp_path / "engine.sh"
+    engine = (f"{shlex.quote(sys.executable)} -c {shlex.quote(_WRITES_ITS_PID)} {pid_file} {fake} hang "
+              f"{tmp_path / 'n'}")
+    wrapper.write_text(f"#!/bin/sh\n{engine}\n")  # not exec: the engine is the wrapper's child
+    wrapper.chmod(0o755)
+    client = EngineClient([str(wrapper)], timeout=2)
+    position = rosen.Position.new(seed=1)
+    assert client.play(position, iterations=5).move is not None
+    with pytest.raises(EngineError, match="no answer within 2 s"):
+        client.play(position, iterations=5)  # the fake engine's second go never answers
+    closing = threading.Thread(target=client.quit, kwargs={"timeout": 1}, daemon=True)
+    closing.start()
+    closing.join(20)
+    assert not closing.is_alive(), "quit() hung on the pipe the engine still held"
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and os.path.exists(f"/proc/{pid}"):
+        time.sleep(0.05)
+    assert not _running(pid)
+
+
+_WRITES_ITS_PID = "import os, runpy, sys; open(sys.argv[1], 'w').write(str(os.getpid())); " \
+                  "sys.argv = sys.argv[2:]; runpy.run_path(sys.argv[0], run_name='__main__')"
+
+
+def _running(pid: int) -> bool:
+    import os
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie (killed, not yet reaped by the shell that is gone) counts as ended
+        return open(f"/proc/{pid}/stat").read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False

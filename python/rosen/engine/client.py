@@ -12,8 +12,10 @@ rosen but the core and the errors. ``rosen.agents.EngineAgent`` wraps a client a
 """
 from __future__ import annotations
 
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
@@ -108,7 +110,11 @@ class EngineClient:
         if not self.command:
             raise EngineError("engine: the command line is empty")
         try:
-            self._process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd)
+            # A process group of its own (POSIX): kill() ends the engine's children too. An engine
+            # started by a wrapper script is a grandchild that holds the pipe; killing the wrapper
+            # alone left it running, and closing the pipe then waited for it for ever.
+            self._process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd,
+                                             start_new_session=os.name == "posix")
         except OSError as exc:
             raise EngineError(f"engine: cannot start {self.command[0]!r}: {exc.strerror or exc}") from None
         self._lines: "queue.Queue[Any]" = queue.Queue()  # lines, then None (the end) or _TOO_LONG
@@ -203,7 +209,7 @@ class EngineClient:
             self._lines.put(line)  # later reads see it too
             if line is _TOO_LONG:
                 raise EngineError(f"engine: {self.command[0]} wrote a line longer than {MAX_LINE_BYTES} bytes")
-            raise EngineError(f"engine: {self.command[0]} closed its output (exit status {self._process.poll()})")
+            raise EngineError(f"engine: {self.command[0]} closed its output ({self._exit_status()})")
         return line
 
     def _readline_by(self, deadline: float, budget: float) -> str:
@@ -388,13 +394,30 @@ class EngineClient:
         return self._process.returncode
 
     def kill(self) -> None:
-        """End the process at once."""
+        """End the process, and any process it started, at once."""
         if self._process.poll() is None:
             self._process.kill()
             self._process.wait()
         self._close_pipes()
 
+    def _exit_status(self) -> str:
+        """The engine's exit status, waited for briefly: it closes its output just before it ends."""
+        try:
+            return f"exit status {self._process.wait(1.0)}"
+        except subprocess.TimeoutExpired:
+            return "still running"
+
+    def _kill_group(self) -> None:
+        # The engine's own children (POSIX): the process group the engine leads, whether it is still
+        # running or not. Nothing is left there after a clean exit (ProcessLookupError).
+        if os.name == "posix":
+            try:
+                os.killpg(self._process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
     def _close_pipes(self) -> None:
+        self._kill_group()  # a child still holding stdout would block its close (the reader is in it)
         with self._room:  # the reader stops waiting to hand lines over
             self._closed = True
             self._room.notify()
