@@ -326,3 +326,22 @@ def test_a_network_overwritten_under_the_same_path_is_another_run(tmp_path, monk
     (tmp_path / "run" / "run.json").write_text(json.dumps(run, indent=1) + "\n")
     assert len(write_run("run", 2, **settings)) == 2  # resumed: the missing shard played
     assert records.network_digest("mcts:iterations=20") is None and records.network_digest("greedy") is None
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the run lock is an flock (POSIX)")
+def test_a_run_directory_in_use_by_another_writer_is_refused(tmp_path):
+    # Two writers of one directory removed each other's temporary files and once filed the hash of
+    # an emptied file in the manifest, for good. The second is now refused before it writes.
+    import fcntl
+    out = tmp_path / "run"
+    write_run(out, 2, agent="random", shard_games=1)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    fd = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running write_run holds it
+        with pytest.raises(rosen.InvalidArgumentError, match="^path: .* is in use by another self-play process"):
+            write_run(out, 2, agent="random", shard_games=1)
+        assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    finally:
+        os.close(fd)
+    assert len(write_run(out, 2, agent="random", shard_games=1)) == 2  # free again: the same run

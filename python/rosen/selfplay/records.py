@@ -25,6 +25,7 @@ fixed time stamp), so a resumed run's manifest equals an uninterrupted one's.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -32,7 +33,10 @@ import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Dict, List, Mapping, Optional, Union
+from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Mapping, Optional, Union
+
+if os.name == "posix":
+    import fcntl
 
 import numpy as np
 
@@ -350,6 +354,32 @@ def _open_run_dir(directory: Path, run: Dict[str, Any]) -> None:
             (directory / name).unlink(missing_ok=True)
 
 
+@contextlib.contextmanager
+def _run_lock(directory: Path) -> Iterator[None]:
+    """The run directory for this process alone while it writes (POSIX: an exclusive ``flock`` on
+    the directory itself, released when the run ends or the process dies). Two writers once shared
+    the temporary file names, removed each other's and filed the hash of an emptied file."""
+    if os.name != "posix" or (directory.exists() and not directory.is_dir()):
+        yield  # _open_run_dir names a file in the way
+        return
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError as exc:
+        raise InvalidArgumentError(f"path: cannot write the run directory {os.fspath(directory)!r}: "
+                                   f"{exc.strerror or exc}", "path") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise InvalidArgumentError(f"path: {os.fspath(directory)!r} is in use by another self-play process; "
+                                       "wait for it to end (then run this again to resume) or use another "
+                                       "directory", "path") from None
+        yield
+    finally:
+        os.close(fd)  # the lock goes with it
+
+
 def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int = 0, first_game: int = 0,
               players: int = 2, reshuffle: str = "eager", agent: str = "mcts:iterations=800", threads: int = 1,
               temperature: float = 1.0, temperature_plies: int = 0, dirichlet_alpha: float = 0.3,
@@ -386,45 +416,46 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     runner = make_backend(backend, threads, **(backend_options or {}))  # checked before anything is written
     directory = _path(path)
     created = not directory.exists()
-    _open_run_dir(directory, run)
-    entries = {e["index"]: e for e in read_manifest(directory)
-               if (directory / e["shard"]).exists() and (directory / e["games_file"]).exists()}
-    shared = {k: v for k, v in settings.items() if k != "first_game"}
-    jobs = []
-    for index in range((games + shard_games - 1) // shard_games):
-        if index not in entries:
-            first = first_game + index * shard_games
-            jobs.append(ShardJob(index, first, min(shard_games, first_game + games - first), shared))
-    connect, close = getattr(runner, "connect", None), getattr(runner, "close", None)
-    if jobs and connect is not None:
+    with _run_lock(directory):
+        _open_run_dir(directory, run)
+        entries = {e["index"]: e for e in read_manifest(directory)
+                   if (directory / e["shard"]).exists() and (directory / e["games_file"]).exists()}
+        shared = {k: v for k, v in settings.items() if k != "first_game"}
+        jobs = []
+        for index in range((games + shard_games - 1) // shard_games):
+            if index not in entries:
+                first = first_game + index * shard_games
+                jobs.append(ShardJob(index, first, min(shard_games, first_game + games - first), shared))
+        connect, close = getattr(runner, "connect", None), getattr(runner, "close", None)
+        if jobs and connect is not None:
+            try:
+                connect()  # Ray: joined or started (or refused) before any file is written
+            except BaseException:
+                if created and not any(directory.iterdir()):
+                    directory.rmdir()  # nothing was written: leave no trace of this run
+                raise
         try:
-            connect()  # Ray: joined or started (or refused) before any file is written
-        except BaseException:
-            if created and not any(directory.iterdir()):
-                directory.rmdir()  # nothing was written: leave no trace of this run
-            raise
-    try:
-        if not (directory / RUN_FILE).exists():
-            _atomic_write(directory / RUN_FILE, lambda f: f.write((json.dumps(run, indent=1) + "\n").encode()),
-                          fsync=fsync)
-        run_text = (directory / RUN_FILE).read_text(encoding="utf-8")
-        # Shards may finish in any order (Ray); each is written as it comes, the manifest in order.
-        results = runner.run(jobs, on_progress)
-        try:
-            for job, batch in results:
-                entry = write_shard_files(directory, job.index, batch, run_text=run_text, fsync=fsync)
-                entries[job.index] = entry
-                _write_manifest(directory, list(entries.values()), fsync=fsync)
-                if on_shard is not None:
-                    on_shard(entry)
-        finally:  # stopped early: the backend cancels its work now, before the backend is closed
-            stop = getattr(results, "close", None)
-            if stop is not None:
-                stop()
-    finally:
-        if close is not None:
-            close()
-    return [entries[i] for i in sorted(entries)]
+            if not (directory / RUN_FILE).exists():
+                _atomic_write(directory / RUN_FILE, lambda f: f.write((json.dumps(run, indent=1) + "\n").encode()),
+                              fsync=fsync)
+            run_text = (directory / RUN_FILE).read_text(encoding="utf-8")
+            # Shards may finish in any order (Ray); each is written as it comes, the manifest in order.
+            results = runner.run(jobs, on_progress)
+            try:
+                for job, batch in results:
+                    entry = write_shard_files(directory, job.index, batch, run_text=run_text, fsync=fsync)
+                    entries[job.index] = entry
+                    _write_manifest(directory, list(entries.values()), fsync=fsync)
+                    if on_shard is not None:
+                        on_shard(entry)
+            finally:  # stopped early: the backend cancels its work now, before the backend is closed
+                stop = getattr(results, "close", None)
+                if stop is not None:
+                    stop()
+        finally:
+            if close is not None:
+                close()
+        return [entries[i] for i in sorted(entries)]
 
 
 _GAME_KEYS = ["game", "seed", "players", "reshuffle", "red", "white", "winner", "scores", "plies", "moves"]
