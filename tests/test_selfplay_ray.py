@@ -55,7 +55,29 @@ def test_ray_backend_options_are_checked(tmp_path):
         RayBackend(address=5)
     with pytest.raises(ValueError, match="backend"):
         sp.write_run(tmp_path / "run", 2, agent="random", backend="spark")
+    # Passed on to RayBackend: TypeErrors that named no field ("argument after ** must be a mapping").
+    with pytest.raises(TypeError, match="^backend_options: expected a dict of the backend's options, got list"):
+        sp.write_run(tmp_path / "run", 2, agent="random", backend="ray", backend_options=[1, 2])
+    for key in ("threads_per_task", "adress"):
+        with pytest.raises(ValueError, match=f"^backend_options: the ray backend takes address, max_in_flight and "
+                                             f"max_retries, got '{key}'"):
+            sp.write_run(tmp_path / "run", 2, agent="random", backend="ray", backend_options={key: 2})
     assert not (tmp_path / "run").exists()
+
+
+def test_a_ctrl_c_inside_ray_init_shuts_down_what_it_started(tmp_path, monkeypatch):
+    # An interrupted ray.init once left Ray's helper processes running, or segfaulted at exit.
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    shut = []
+
+    def interrupted(**kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ray, "init", interrupted)
+    monkeypatch.setattr(ray, "shutdown", lambda: shut.append(True))
+    with pytest.raises(KeyboardInterrupt):
+        RayBackend().connect()
+    assert shut == [True]
 
 
 def test_workers_play_the_drivers_network_whatever_their_directory(tmp_path, monkeypatch):

@@ -272,14 +272,15 @@ def test_load_checks_every_column_has_a_row_for_each_game_row(tmp_path, name, mu
         load(_mutated(tmp_path, mutate))
 
 
-@pytest.mark.parametrize("value", [np.nan, np.inf, -1.0])
-def test_load_refuses_a_weight_that_is_not_finite_and_non_negative(tmp_path, value):
-    # a NaN weight once surfaced in training as "--lr: the loss became nan", a negative one as a loss of 0
+@pytest.mark.parametrize("value", [np.nan, np.inf, -1.0, 3e38, 1.5e6])
+def test_load_refuses_a_weight_outside_its_range(tmp_path, value):
+    # a NaN weight once surfaced in training as "--lr: the loss became nan", a negative one as a loss
+    # of 0; weights near float32's limit overflowed a batch's sum (the same "--lr" message)
     def mutate(arrays):
         arrays["weight"] = arrays["weight"].copy()
         arrays["weight"][3] = value
 
-    with pytest.raises(ValueError, match="weight: row 3 of .*expected a finite weight >= 0") as info:
+    with pytest.raises(ValueError, match="weight: row 3 of .*expected a weight 0..1e[+]06") as info:
         load(_mutated(tmp_path, mutate))
     assert info.value.field == "weight"
 

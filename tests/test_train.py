@@ -463,3 +463,36 @@ def test_training_inputs_of_the_wrong_kind_are_named():
         with pytest.raises(error, match="ks: expected"):
             augment(f, legal, p, np.array(ks))
     assert augment(f, legal, p, np.array([0, 7]))[0].shape == (2, 477)
+
+
+def test_outputs_that_would_overwrite_each_other_or_no_search_could_use_are_refused(run_dir, tmp_path, capsys):
+    # --curves on --out's path replaced the network just written; --hidden above the C++
+    # evaluator's 2048 trained to the end and then no search could load the network.
+    out = str(tmp_path / "net.npz")
+    err = cli_error(["--data", str(run_dir), "--out", out, "--curves", out], capsys)
+    assert "--curves: " in err and "is the file of --out too" in err
+    png = str(tmp_path / "curves.png")
+    err = cli_error(["--data", str(run_dir), "--out", out, "--curves", png, "--plot", str(tmp_path / "." / "curves.png")],
+                    capsys)
+    assert "--plot: " in err and "is the file of --curves too" in err
+    assert "--hidden: expected 1..2048, got 4096" in cli_error(["--data", str(run_dir), "--out", out,
+                                                                "--hidden", "4096,4"], capsys)
+    assert not (tmp_path / "net.npz").exists()
+
+
+def test_the_curves_are_written_whole_or_not_at_all(run_dir, tmp_path, capsys, monkeypatch):
+    # Written in place, a full disk left half a JSON file behind.
+    import pathlib
+    real = pathlib.Path.write_text
+
+    def full_disk(self, text, *args, **kwargs):
+        real(self, text[:100], *args, **kwargs)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pathlib.Path, "write_text", full_disk)
+    curves = tmp_path / "curves.json"
+    assert main(["train", "--data", str(run_dir), "--out", str(tmp_path / "net.npz"), "--epochs", "1",
+                 "--hidden", "8,4", "--curves", str(curves)]) == 2
+    err = capsys.readouterr().err  # the epochs' lines, then the error
+    assert "rosen train: error: --curves: cannot write" in err and "No space left on device" in err
+    assert not curves.exists() and not (tmp_path / "curves.json.partial").exists()

@@ -49,6 +49,8 @@ std::shared_ptr<Network> make_network(const py::handle& w1, const py::handle& b1
 }  // namespace
 
 void bind_learning(py::module_& m) {
+    // The widest layer the C++ evaluator takes: rosen train refuses wider before it trains.
+    m.attr("_max_hidden") = kMaxHidden;
     py::class_<Network, std::shared_ptr<Network>>(m, "_Network",
                                                   "A network in C++ (cpp/learning/network.h); use rosen.Evaluator.")
         .def(py::init(&make_network), py::kw_only(), py::arg("w1"), py::arg("b1"), py::arg("w2"), py::arg("b2"),

@@ -182,6 +182,8 @@ def _rows_from_positions(items: Sequence[Position]) -> Dict[str, npt.NDArray[Any
 
 # --- learned evaluation (cpp/bindings/bind_learning.cpp; public face: rosen.Evaluator) ---
 
+_max_hidden: int
+
 class _Network:
     # C-contiguous float32 arrays of the shapes of docs/learning.md, "Network format" (copied).
     def __init__(self, *, w1: npt.NDArray[np.float32], b1: npt.NDArray[np.float32], w2: npt.NDArray[np.float32],

@@ -9,6 +9,7 @@ the augmentation, the split and the figures.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any, Dict, Tuple
@@ -80,9 +81,14 @@ def run(args: argparse.Namespace) -> int:
                                    "data")
     if not args.out:
         raise InvalidArgumentError("out: expected the network file to write (e.g. --out net.npz)", "out")
+    seen: Dict[str, str] = {}
     for field in ("out", "curves", "plot"):
         if getattr(args, field):
             check_writable(getattr(args, field), field, image=field == "plot")
+            same = seen.setdefault(os.path.realpath(getattr(args, field)), field)
+            if same != field:  # the curves once replaced the network just written
+                raise InvalidArgumentError(f"{field}: {getattr(args, field)!r} is the file of --{same} too; give each "
+                                           "output a file of its own", field)
     if args.plot:
         try:
             import matplotlib  # noqa: F401
@@ -111,9 +117,13 @@ def run(args: argparse.Namespace) -> int:
     curves = {**result.curves, "config": {**vars(config), "hidden": list(config.hidden)},
               "data": [str(d) for d in args.data], "init": args.init}
     if args.curves:
+        # Through a temporary file, as the network is: a full disk once left half a JSON file.
+        partial = Path(args.curves + ".partial")
         try:
-            Path(args.curves).write_text(_json.dumps(curves, indent=1) + "\n", encoding="utf-8")
+            partial.write_text(_json.dumps(curves, indent=1) + "\n", encoding="utf-8")
+            os.replace(partial, args.curves)
         except OSError as exc:
+            partial.unlink(missing_ok=True)
             raise InvalidArgumentError(f"curves: cannot write {args.curves!r}: {exc.strerror}", "curves") from None
     if args.plot:
         training.plot_curves(curves, args.plot)

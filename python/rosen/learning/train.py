@@ -46,6 +46,7 @@ import torch  # after the check, which names the extra
 from torch import nn
 from torch.nn import functional as F
 
+from .. import _core
 from ..encoding import ACTIONS, ENCODER_VERSION
 from ..errors import InvalidArgumentError, RosenError, check_int, check_real
 from .data import TrainingData, augment, split_by_game
@@ -99,7 +100,8 @@ class TrainConfig:
         self, with ``hidden`` made a tuple of ints."""
         if not isinstance(self.hidden, (tuple, list)) or len(self.hidden) != 2:
             raise InvalidArgumentError(f"hidden: expected two layer sizes (H1, H2), got {self.hidden!r}", "hidden")
-        self.hidden = tuple(check_int("hidden", h, 1, 65536) for h in self.hidden)
+        # The C++ evaluator's limit: a wider network trained for hours and then no search could use it.
+        self.hidden = tuple(check_int("hidden", h, 1, _core._max_hidden) for h in self.hidden)
         check_int("epochs", self.epochs, 1, 1_000_000)
         check_int("batch_size", self.batch_size, 1, 1 << 24)
         check_real("lr", self.lr, 1e-12, 10.0)
@@ -326,9 +328,14 @@ def plot_curves(curves: Dict[str, Any], path: Any) -> None:
         ax.set_xlabel("epoch")
         ax.grid(alpha=0.3)
     axes[0].legend()
+    # Through a temporary file of the same suffix (it names the image format): no half-written image.
+    final = Path(os.fspath(path))
+    partial = final.with_name(final.stem + ".partial" + final.suffix)
     try:
-        fig.savefig(path, dpi=100)
+        fig.savefig(partial, dpi=100)
+        os.replace(partial, final)
     except OSError as exc:
+        partial.unlink(missing_ok=True)
         raise InvalidArgumentError(f"plot: cannot write {os.fspath(path)!r}: {exc.strerror or exc}", "plot") from None
     finally:
         plt.close(fig)

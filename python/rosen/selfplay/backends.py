@@ -139,6 +139,11 @@ class RayBackend:
             except Exception as exc:  # ConnectionError, RuntimeError, ValueError, grpc's...: say it in one line
                 raise InvalidArgumentError(f"{field}: cannot join Ray at {address!r}: {_first_line(exc)}",
                                            field) from None
+            except BaseException:
+                # A Ctrl-C in the middle of ray.init: shut down what it started (the process once
+                # segfaulted at exit, or left Ray's helper processes running).
+                ray.shutdown()
+                raise
             self._started = True
         try:
             # A task that no node can hold would wait for ever (Ray only logs it as infeasible).
@@ -246,6 +251,10 @@ def make_backend(backend: Any, threads: int = 1, **options: Any):
             raise InvalidArgumentError(f"backend: the local backend takes no option {sorted(options)[0]!r}", "backend")
         return LocalBackend(threads)
     if backend == "ray":
+        for key in options:
+            if key not in ("address", "max_in_flight", "max_retries"):  # threads_per_task: the run's threads
+                raise InvalidArgumentError(f"backend_options: the ray backend takes address, max_in_flight and "
+                                           f"max_retries, got {key!r}", "backend_options")
         return RayBackend(threads_per_task=threads, **options)
     if hasattr(backend, "run"):
         return backend

@@ -92,6 +92,11 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+#: A row's largest training weight (self-play writes 0 or 1): 2**24 rows of it still sum far
+#: below float32's limit.
+MAX_ROW_WEIGHT = 1e6
+
+
 def _atomic_write(path: Path, write: Callable[[BinaryIO], None], *, fsync: bool) -> str:
     """Write ``path`` through a temporary file that replaces it only when complete; its sha256."""
     tmp = path.with_name(path.name + TMP)
@@ -175,10 +180,12 @@ def _load(path: PathLike) -> Shard:
                 raise InvalidArgumentError(f"{name}: expected shape {shape} (one entry a row of 'game'), got "
                                            f"{column.shape} in {os.fspath(path)!r}", name)
         weight = rows["weight"]
-        bad = np.flatnonzero(~(np.isfinite(weight) & (weight >= 0)))
-        if bad.size:  # a NaN weight once surfaced as "--lr: the loss became nan", a negative one as a loss of 0
-            raise InvalidArgumentError(f"weight: row {int(bad[0])} of {os.fspath(path)!r}: expected a finite weight "
-                                       f">= 0, got {weight[bad[0]]}", "weight")
+        bad = np.flatnonzero(~(np.isfinite(weight) & (weight >= 0) & (weight <= MAX_ROW_WEIGHT)))
+        # A NaN weight once surfaced as "--lr: the loss became nan", a negative one as a loss of 0,
+        # and weights near float32's limit overflowed a batch's sum (the same "--lr" message).
+        if bad.size:
+            raise InvalidArgumentError(f"weight: row {int(bad[0])} of {os.fspath(path)!r}: expected a weight "
+                                       f"0..{MAX_ROW_WEIGHT:g}, got {weight[bad[0]]}", "weight")
         metadata = {name: npz[name].item() for name in npz.files if name not in rows}
     return Shard(rows=rows, metadata=metadata)
 
@@ -413,6 +420,9 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     digest = network_digest(settings["agent"])
     if digest is not None:  # the agent's network by content: a file overwritten between runs is not the same run
         run["network_sha256"] = digest
+    if backend_options is not None and not isinstance(backend_options, Mapping):
+        raise ArgumentTypeError(f"backend_options: expected a dict of the backend's options, got "
+                                f"{type(backend_options).__name__}", "backend_options")
     runner = make_backend(backend, threads, **(backend_options or {}))  # checked before anything is written
     directory = _path(path)
     created = not directory.exists()
