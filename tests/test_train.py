@@ -472,8 +472,8 @@ def test_outputs_that_would_overwrite_each_other_or_no_search_could_use_are_refu
     err = cli_error(["--data", str(run_dir), "--out", out, "--curves", out], capsys)
     assert "--curves: " in err and "is the file of --out too" in err
     png = str(tmp_path / "curves.png")
-    err = cli_error(["--data", str(run_dir), "--out", out, "--curves", png, "--plot", str(tmp_path / "." / "curves.png")],
-                    capsys)
+    err = cli_error(["--data", str(run_dir), "--out", out, "--curves", png,
+                     "--plot", str(tmp_path / "." / "curves.png")], capsys)
     assert "--plot: " in err and "is the file of --curves too" in err
     assert "--hidden: expected 1..2048, got 4096" in cli_error(["--data", str(run_dir), "--out", out,
                                                                 "--hidden", "4096,4"], capsys)

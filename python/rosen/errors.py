@@ -21,8 +21,8 @@ from typing import Any, Iterable, Optional
 
 __all__ = [
     "RosenError", "InvalidArgumentError", "ArgumentTypeError", "InvalidPositionError", "InvalidMoveError",
-    "IllegalMoveError", "check_int", "check_real", "check_bool", "check_choice", "check_str", "check_players", "restated", "as_array",
-    "require_extra", "MAX_SEED",
+    "IllegalMoveError", "check_int", "check_real", "check_bool", "check_choice", "check_str", "check_players",
+    "restated", "as_array", "require_extra", "MAX_SEED",
 ]
 
 #: Seeds are 64-bit unsigned everywhere (the C++ core's generators).

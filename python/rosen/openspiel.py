@@ -96,7 +96,8 @@ class RosenkoenigGame(pyspiel.Game):
         unpickles the text's ``__dict__`` line, which runs whatever the text asks for; this one
         never reads that line: a history determines the whole state."""
         if not isinstance(text, str):
-            raise ArgumentTypeError(f"state: expected the text of state.serialize(), got {type(text).__name__}", "state")
+            raise ArgumentTypeError(f"state: expected the text of state.serialize(), got {type(text).__name__}",
+                                    "state")
         lines = text.split("\n", 2)
         if len(lines) < 2 or not lines[0].startswith("history=") or not lines[1].startswith("move_number="):
             raise InvalidArgumentError(f"state: expected the text of state.serialize() ('history=...', then "
