@@ -417,3 +417,37 @@ def test_a_thread_the_system_refuses_is_no_crash():
     command = f"ulimit -v 1000000 && exec {shlex.quote(sys.executable)} -c {shlex.quote(REFUSED_THREADS)}"
     proc = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.returncode, proc.stderr[-3000:])
+
+
+LOW_PROTOCOL_PICKLES = """
+import pickle
+import rosen
+from rosen.agents import AlphaBetaAgent, ExpectimaxAgent
+from rosen.env import VecEnv
+from rosen.lovagok.contests import CastleAttack
+
+for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+    for players in (2, 4):
+        position = rosen.Position.new(seed=3, players=players)
+        assert pickle.loads(pickle.dumps(position, protocol)) == position
+        assert pickle.loads(pickle.dumps(position.hide_pile_order(), protocol)) == position.hide_pile_order()
+    for text in ("N2", "H:SW3", "draw", "draw:E1", "pass"):
+        assert pickle.loads(pickle.dumps(rosen.Move(text), protocol)) == rosen.Move(text)
+    for holder in (VecEnv(2), AlphaBetaAgent(depth=2), ExpectimaxAgent(depth=2), CastleAttack("333")):
+        try:
+            pickle.dumps(holder, protocol)
+        except TypeError as exc:
+            assert "cannot pickle" in str(exc), exc
+        else:
+            raise AssertionError(f"{holder!r} pickled at protocol {protocol}")
+print("ok")
+"""
+
+
+def test_every_pickle_protocol_round_trips_or_refuses():
+    # Protocols 0 and 1 reduce through copyreg._reduce_ex, which calls pybind11's base class on the
+    # object: pybind11 threw a C++ exception there and the interpreter aborted (pickle.dumps(Move("N2"),
+    # 0)), for positions and moves and for everything holding a compiled object.
+    proc = subprocess.run([sys.executable, "-X", "faulthandler", "-c", LOW_PROTOCOL_PICKLES], capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.returncode, proc.stderr[-3000:])
