@@ -103,6 +103,17 @@ def test_sprt_arguments():
             parse_sprt(bad)
     with pytest.raises(ValueError, match="alpha"):
         SPRT(0, 10, alpha=0.7)
+    # Accepted once, then: an OverflowError after the whole match (beyond about 120 000 Elo), a
+    # bare TypeError for text, and a test that never decides for infinite bounds.
+    for bad in ("-200000,10", "-inf,inf", "nan,5"):
+        with pytest.raises(rosen.InvalidArgumentError, match="^sprt: elo0: expected -2000..2000, got ") as info:
+            parse_sprt(bad)
+        assert info.value.field == "sprt"
+    with pytest.raises(rosen.InvalidArgumentError, match="^sprt: expected elo0 < elo1"):
+        parse_sprt("10,0")
+    with pytest.raises(rosen.ArgumentTypeError, match="^elo0: expected a number, got str"):
+        SPRT("0", "5")
+    assert math.isfinite(SPRT(-2000, 2000).llr([1, 0, 0, 0, 9]))  # the widest bounds still compute
 
 
 # --- games, deals, records ------------------------------------------------------------------

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Tuple
 
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, check_real
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
 
@@ -138,11 +138,18 @@ class SPRT:
 
     PRIOR = 1.0  #: pseudo-pairs added to each pentanomial cell before estimating mean and variance
 
+    #: The widest Elo bound: a 2000 Elo edge is a score of 0.99999 (beyond about 120 000 the score's
+    #: arithmetic overflowed, after the whole match was played; infinite bounds never decided).
+    MAX_ELO = 2000.0
+
     def __post_init__(self) -> None:
+        for name in ("elo0", "elo1"):
+            object.__setattr__(self, name, check_real(name, getattr(self, name), -self.MAX_ELO, self.MAX_ELO))
         if not self.elo0 < self.elo1:
             raise InvalidArgumentError(f"sprt: expected elo0 < elo1, got {self.elo0}, {self.elo1}", "sprt")
         for name in ("alpha", "beta"):
-            value = getattr(self, name)
+            value = check_real(name, getattr(self, name))
+            object.__setattr__(self, name, value)
             if not 0.0 < value < 0.5:
                 raise InvalidArgumentError(f"{name}: expected a probability in (0, 0.5), got {value}", name)
 
@@ -191,7 +198,12 @@ def parse_sprt(text: str, *, alpha: float = 0.05, beta: float = 0.05) -> SPRT:
         elo0, elo1 = float(parts[0]), float(parts[1])
     except ValueError:
         raise InvalidArgumentError(f"sprt: expected two numbers 'elo0,elo1', got {text!r}", "sprt") from None
-    return SPRT(elo0, elo1, alpha, beta)
+    try:
+        return SPRT(elo0, elo1, alpha, beta)
+    except InvalidArgumentError as exc:
+        if exc.field == "sprt":
+            raise
+        raise InvalidArgumentError(f"sprt: {exc}", "sprt") from None
 
 
 def format_elo(value: float) -> str:
