@@ -451,3 +451,33 @@ def test_every_pickle_protocol_round_trips_or_refuses():
     proc = subprocess.run([sys.executable, "-X", "faulthandler", "-c", LOW_PROTOCOL_PICKLES], capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.returncode, proc.stderr[-3000:])
+
+
+def test_values_stay_what_they_were_checked_and_hashed_as():
+    # Calling __init__ again changed a hashed SearchParams or Result (lost as a dict key, and the
+    # shared Result constants); an AgentSpec kept the caller's dict, changed after its checks; a
+    # Network's weights came back writable from pickle or deepcopy, so a copy could drift from the
+    # C++ network its Evaluator had made.
+    import copy
+    from rosen.agents.spec import AgentSpec
+    from rosen.learning.network import random_network
+    from rosen.lovagok import Result
+    params = rosen.SearchParams(seed=3)
+    table = {params: 1}
+    with pytest.raises(AttributeError, match="SearchParams is immutable"):
+        params.__init__(seed=4)
+    assert params.seed == 3 and table[params] == 1
+    result = Result(3, 3)
+    with pytest.raises(AttributeError, match="Result is immutable"):
+        result.__init__(4, 4)
+    assert result == Result(3, 3)
+    options = {"iterations": 50}
+    spec = AgentSpec("mcts", options)
+    options["iterations"] = -1
+    assert str(spec) == "mcts:iterations=50" and spec.build(0) is not None
+    with pytest.raises(TypeError, match="^agent: options: expected a dict, got list"):
+        AgentSpec("mcts", [1])
+    network = random_network(hidden=(8, 4), seed=1)
+    for copied in (pickle.loads(pickle.dumps(network)), copy.deepcopy(network)):
+        assert not any(getattr(copied, name).flags.writeable for name in ("w1", "b1", "w2", "wp", "wv", "wm"))
+        assert np.array_equal(copied.w1, network.w1)

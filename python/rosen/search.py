@@ -89,6 +89,8 @@ class SearchParams:
     PARAMS = PARAMS
 
     def __init__(self, **values: Any) -> None:
+        if hasattr(self, _NAMES[0]):  # __init__ again on a made one: it is a dict key somewhere, perhaps
+            raise AttributeError("SearchParams is immutable; use replace(**changes)")
         checked = _core._search_params(values)
         if "iterations" not in values:  # SearchParams(time_ms=200): 200 ms, not 1000 iterations first
             checked["iterations"] = _iterations_for(checked["time_ms"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field
-from typing import Any, Dict
+from typing import Any, Dict, Mapping
 
 from ..engine.client import check_timeout
 from ..engine.protocol import MAX_MS, MAX_NODES
@@ -84,6 +84,10 @@ class AgentSpec:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise _error(f"unknown kind {self.kind!r}; expected one of {', '.join(KINDS)}")
+        if not isinstance(self.options, Mapping):
+            raise ArgumentTypeError(f"agent: options: expected a dict, got {type(self.options).__name__}", "agent")
+        # A copy: the caller's dict, changed later, once changed the checked spec behind its back.
+        object.__setattr__(self, "options", dict(self.options))
         allowed = KINDS[self.kind]
         for alias, name in ALIASES.get(self.kind, {}).items():
             if alias in self.options:

@@ -69,6 +69,14 @@ class Network:
     ``as_arrays()`` gives the entries of the file.
     """
 
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        # Pickle and deepcopy restore the weights as new, writable arrays: read-only again, so that a
+        # copy cannot drift from the C++ network an Evaluator made of it.
+        for name, value in state.items():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+            object.__setattr__(self, name, value)
+
     w1: np.ndarray
     b1: np.ndarray
     w2: np.ndarray

@@ -43,6 +43,8 @@ class Result:
     __slots__ = ("_size", "_value", "_further", "_rank")
 
     def __init__(self, size: Union[int, str], value: Optional[int] = None, further: Optional[int] = None) -> None:
+        if hasattr(self, "_rank"):  # __init__ again would change a hashed value (and the shared constants)
+            raise AttributeError("Result is immutable")
         if isinstance(size, str) and value is None and further is None:
             # Result('3332'): what repr prints, so a repr pastes back.
             size, value, further = parse_combination(size, "size")
