@@ -46,6 +46,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``rosen`` on ``argv`` (default: the command line) and return the exit status instead of exiting:
     the command's own, argparse's (0 after ``--help``, 2 for a bad argument), 2 for a command's error
     (one line on stderr), 130 after Ctrl-C, 1 when the reader of standard output went away."""
+    # A closed standard stream is None in Python, and fails in odd places later (a progress bar's
+    # isatty, input()): no input reads as its end, no stderr as writing nowhere; with no stdout
+    # there is nowhere to report to, which is an error, not a silent success.
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    if sys.stdout is None:
+        print("rosen: error: standard output is closed; there is nowhere to write", file=sys.stderr)
+        return 2
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -71,6 +81,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         # Pointing stdout at devnull keeps the interpreter's final flush from raising again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as exc:  # a full disk, a closed descriptor: on stdout or a file no check could foresee
+        where = f" ({exc.filename})" if exc.filename else ""
+        try:
+            print(f"rosen {args.command}: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        except OSError:
+            pass
+        try:  # stdout may be what failed: the interpreter's final flush must not fail again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 2
 
 
 def _subparser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:

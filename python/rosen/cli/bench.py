@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from .. import _json
 from ..bench import plots
@@ -20,7 +19,7 @@ from ..bench.report import (aggregate, aggregate_table, aggregates_csv, compare,
 from ..bench.runner import DEFAULT_TIMEOUT, budget_spec, parse_budgets, run_probes
 from ..bench.suite import PHASES, load_suite
 from ..errors import InvalidArgumentError, check_int, check_real
-from ._paths import check_writable
+from ._paths import check_writable, write_text_whole
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -54,11 +53,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _write(target: str, text: str) -> None:
+def _write(target: str, text: str, field: str) -> None:
     if target == "-":
         sys.stdout.write(text)
     else:
-        Path(target).write_text(text, encoding="utf-8")
+        write_text_whole(target, text, field)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -140,11 +139,11 @@ def run(args: argparse.Namespace) -> int:
                   "budget": kind, "budgets": list(budgets), "threads": list(threads), "configs": configs,
                   "aggregates": [a.to_json() for a in aggregates], "time_to_depth": depth_rows,
                   "compare": [d.to_json() for d in diffs], "probes": [p.to_json() for p in probes]}
-        _write(args.json, _json.dumps(report, indent=1) + "\n")
+        _write(args.json, _json.dumps(report, indent=1) + "\n", "json")
     if args.csv:
-        _write(args.csv, probes_csv(probes))
+        _write(args.csv, probes_csv(probes), "csv")
     if args.csv_summary:
-        _write(args.csv_summary, aggregates_csv(aggregates))
+        _write(args.csv_summary, aggregates_csv(aggregates), "csv_summary")
     if args.plot:
         plots.bench_figure(aggregates, kind, args.plot)
         if not to_stdout:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import stat
 import sys
 from typing import Callable, TextIO
 
@@ -53,6 +55,46 @@ def progress_bar(total_games: int, stream: TextIO = sys.stderr, width: int = 30)
     return show
 
 
+class _JsonlFile:
+    """``--jsonl``'s file: opened without emptying it, and locked (POSIX), so that a second match
+    writing it is refused (two once interleaved their lines); emptied when the match has started,
+    so that a match refused for its arguments leaves an existing file as it was."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self._started = path, False
+        try:
+            self._stream = open(path, "a", encoding="utf-8")
+        except OSError as exc:
+            raise InvalidArgumentError(f"--jsonl: cannot write {path!r}: {exc.strerror}", "jsonl") from None
+        # Only a regular file is locked and emptied: /dev/stdout or a pipe is written as it is.
+        self._regular = stat.S_ISREG(os.fstat(self._stream.fileno()).st_mode)
+        if self._regular and os.name == "posix":
+            import fcntl
+            try:
+                fcntl.flock(self._stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                self._stream.close()
+                raise InvalidArgumentError(f"--jsonl: {path!r} is being written by another process; give this match "
+                                           "a file of its own", "jsonl") from None
+        self._write = jsonl_writer(self._stream)
+
+    def start(self) -> None:
+        if not self._started:
+            self._started = True
+            if self._regular:
+                self._stream.truncate(0)  # appends then go to the start
+
+    def write(self, record) -> None:
+        self.start()
+        self._write(record)
+
+    def __enter__(self) -> "_JsonlFile":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._stream.close()  # and the lock with it
+
+
 def run(args: argparse.Namespace) -> int:
     """Play the match (until ``--sprt`` decides, if given; games to ``--jsonl``) and print its totals as
     text or ``--json``; returns 0, also after a Ctrl-C, which ends it with the pairs played so far."""
@@ -60,16 +102,15 @@ def run(args: argparse.Namespace) -> int:
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     with contextlib.ExitStack() as stack:
         on_game = None
-        if args.jsonl:
-            try:
-                stream = stack.enter_context(open(args.jsonl, "w", encoding="utf-8"))
-            except OSError as exc:
-                raise InvalidArgumentError(f"--jsonl: cannot write {args.jsonl!r}: {exc.strerror}", "jsonl") from None
-            on_game = jsonl_writer(stream)
+        jsonl = stack.enter_context(_JsonlFile(args.jsonl)) if args.jsonl else None
+        if jsonl is not None:
+            on_game = jsonl.write
         try:
             result = run_match(args.a, args.b, games=args.games, seed=args.seed, players=args.players,
                                reshuffle=args.reshuffle, threads=args.threads, sprt=sprt, on_game=on_game,
                                progress=progress_bar(args.games) if show else None, stop_on_interrupt=True)
+            if jsonl is not None:
+                jsonl.start()  # a match of no game (stopped at once) still replaces the file
         finally:
             if show:
                 sys.stderr.write("\n")

@@ -19,7 +19,7 @@ from ..bench.runner import parse_budgets
 from ..errors import InvalidArgumentError
 from ..match.stats import format_elo
 from . import _args
-from ._paths import check_writable
+from ._paths import check_writable, write_text_whole
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json == "-":
             sys.stdout.write(text)
         else:
-            Path(args.json).write_text(text, encoding="utf-8")
+            write_text_whole(args.json, text, "json")
     if args.plot:
         plots.ladder_figure(points, kind, points[0].anchor, args.plot)
         if args.json != "-":

@@ -11,12 +11,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from typing import Any, Dict, Tuple
 
 from .. import _json
 from ..errors import InvalidArgumentError
-from ._paths import check_writable
+from ._paths import check_writable, write_text_whole
 
 INSTALL = 'pip install "rosen[train]"'
 
@@ -116,15 +115,8 @@ def run(args: argparse.Namespace) -> int:
     training.export_network(args.out, result.model, config.margin_scale)
     curves = {**result.curves, "config": {**vars(config), "hidden": list(config.hidden)},
               "data": [str(d) for d in args.data], "init": args.init}
-    if args.curves:
-        # Through a temporary file, as the network is: a full disk once left half a JSON file.
-        partial = Path(args.curves + ".partial")
-        try:
-            partial.write_text(_json.dumps(curves, indent=1) + "\n", encoding="utf-8")
-            os.replace(partial, args.curves)
-        except OSError as exc:
-            partial.unlink(missing_ok=True)
-            raise InvalidArgumentError(f"curves: cannot write {args.curves!r}: {exc.strerror}", "curves") from None
+    if args.curves:  # through a temporary file, as the network is: a full disk once left half a JSON file
+        write_text_whole(args.curves, _json.dumps(curves, indent=1) + "\n", "curves")
     if args.plot:
         training.plot_curves(curves, args.plot)
     summary = {"out": args.out, "rows": len(data), "games": data.games, "train_rows": curves["train_rows"],

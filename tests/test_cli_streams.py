@@ -1,0 +1,96 @@
+"""The command line under hostile streams and files: a full disk, closed standard streams, an
+output file that a refused command must leave alone and that two matches must not share."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import rosen
+from rosen.cli import main
+from rosen.cli._paths import write_text_whole
+
+ROSEN = [sys.executable, "-m", "rosen"]
+posix = pytest.mark.skipif(os.name != "posix", reason="/dev/full, closed descriptors and flock are POSIX")
+
+
+@posix
+@pytest.mark.parametrize("argv", [["randomplay", "--games", "10"], ["match", "random", "random", "--games", "2"],
+                                  ["match", "random", "random", "--games", "2", "--jsonl", "/dev/full"],
+                                  ["lovagok", "table"]])
+def test_a_full_disk_is_one_line_and_status_2(argv):
+    # An OSError (No space left on device) on stdout or an output file was a traceback, status 1.
+    stdout = open("/dev/full", "w") if "--jsonl" not in argv else subprocess.DEVNULL
+    proc = subprocess.run(ROSEN + argv, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == f"rosen {argv[0]}: error: No space left on device"
+    assert "Traceback" not in proc.stderr
+
+
+@posix
+def test_closed_standard_streams():
+    # stdin closed: rosen play once raised RuntimeError in input(); now the input's end, as /dev/null.
+    play = subprocess.run(ROSEN + ["play", "--iterations", "20"], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=120, preexec_fn=lambda: os.close(0))
+    assert play.returncode == 0 and "You quit the game." in play.stdout, play.stderr
+    # stdout closed: the output was dropped and the status was 0 (a silent success); rosen engine
+    # gave a traceback.
+    for argv in (["randomplay", "--games", "5"], ["engine"]):
+        proc = subprocess.run(ROSEN + argv, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=120,
+                              preexec_fn=lambda: os.close(1))
+        assert proc.returncode == 2 and proc.stderr.strip() == ("rosen: error: standard output is closed; there is "
+                                                                "nowhere to write"), proc.stderr
+    # stderr closed: progress and diagnostics write nowhere; the match still plays (isatty on None
+    # once ended it at once).
+    match = subprocess.run(ROSEN + ["match", "random", "random", "--games", "2"], capture_output=True, text=True,
+                           timeout=120, preexec_fn=lambda: os.close(2))
+    assert match.returncode == 0 and "games 2" in match.stdout
+
+
+def test_a_refused_match_leaves_an_existing_jsonl_file_alone(tmp_path, capsys):
+    # The file was opened (emptied) before the agents were checked.
+    kept = tmp_path / "games.jsonl"
+    kept.write_text('{"kept": true}\n')
+    assert main(["match", "mcts:iterations=-5", "random", "--games", "2", "--jsonl", str(kept)]) == 2
+    assert kept.read_text() == '{"kept": true}\n'
+    assert main(["match", "random", "random", "--games", "2", "--jsonl", str(kept)]) == 0
+    lines = [json.loads(line) for line in kept.read_text().splitlines()]
+    assert len(lines) == 2 and all("moves" in line for line in lines)  # replaced, not appended to
+    capsys.readouterr()
+
+
+@posix
+def test_a_jsonl_file_another_match_writes_is_refused(tmp_path, capsys):
+    # Two matches on one --jsonl interleaved their lines (a third of them no longer JSON), both
+    # with status 0.
+    import fcntl
+    shared = tmp_path / "games.jsonl"
+    shared.write_text("")
+    with open(shared, "a") as other:
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running match holds it
+        assert main(["match", "random", "random", "--games", "2", "--jsonl", str(shared)]) == 2
+    assert "is being written by another process" in capsys.readouterr().err
+    assert shared.read_text() == ""
+
+
+def test_reports_are_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    # bench --json/--csv and strength --json wrote in place: a full disk left half a file.
+    import pathlib
+    report = tmp_path / "report.json"
+    report.write_text("old")
+    real = pathlib.Path.write_text
+
+    def full_disk(self, text, *args, **kwargs):
+        real(self, text[:3], *args, **kwargs)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pathlib.Path, "write_text", full_disk)
+    with pytest.raises(rosen.InvalidArgumentError, match="^json: cannot write .*No space left on device"):
+        write_text_whole(str(report), '{"new": 1}', "json")
+    assert report.read_text() == "old" and not (tmp_path / "report.json.partial").exists()
+    monkeypatch.undo()
+    write_text_whole(str(report), '{"new": 1}', "json")
+    assert json.loads(report.read_text()) == {"new": 1}
