@@ -87,10 +87,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"rosen {args.command}: error: {exc.strerror or exc}{where}", file=sys.stderr)
         except OSError:
             pass
-        try:  # stdout may be what failed: the interpreter's final flush must not fail again
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):  # stdout is what failed: the interpreter's final flush must not fail again
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
         return 2
 
 
