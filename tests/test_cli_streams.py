@@ -94,3 +94,11 @@ def test_reports_are_written_whole_or_not_at_all(tmp_path, monkeypatch):
     monkeypatch.undo()
     write_text_whole(str(report), '{"new": 1}', "json")
     assert json.loads(report.read_text()) == {"new": 1}
+
+
+def test_a_bench_report_prints_on_an_ascii_only_stdout():
+    # Its "±" failed to encode after the whole bench had run (the report lost, status 2).
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+    proc = subprocess.run(ROSEN + ["bench", "mcts", "--iterations", "20", "--positions", "2", "--quiet"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "value err" in proc.stdout, proc.stderr

@@ -203,7 +203,7 @@ def aggregate_table(aggregates: Sequence[Aggregate], budget_kind: str) -> str:
              _fmt(a.tree_size, ",.0f"), _fmt(a.nps, ",.0f"), _fmt(a.time_ms, ".1f"), _fmt(a.depth, ".2f"),
              _fmt(a.depth_max, ".2f"), _fmt(a.seldepth, ".1f"),
              "-" if a.solve_rate is None else f"{a.solve_rate:.0%} [{a.solve_low:.0%}, {a.solve_high:.0%}]",
-             "-" if a.value_error is None else f"{a.value_error:.3f}±{a.value_error_half:.3f}", _fmt(a.stable, ".0%")]
+             "-" if a.value_error is None else f"{a.value_error:.3f}+-{a.value_error_half:.3f}", _fmt(a.stable, ".0%")]
             for a in aggregates]
     return format_table(rows, header)
 
@@ -222,7 +222,8 @@ def difference_table(diffs: Sequence[Difference], budget_kind: str) -> str:
     header = [unit, "thr", "pos", "solve B-A [95%]", "depth B-A", "value err B-A", "nps B/A [95%]"]
 
     def pm(value, half, spec):
-        return "-" if value is None else f"{value:{spec}}±{half:{spec.lstrip('+')}}"
+        # "+-", not "±": a report must print on an ASCII-only stdout too (it once failed there after the run).
+        return "-" if value is None else f"{value:{spec}}+-{half:{spec.lstrip('+')}}"
     rows = [[d.budget, d.threads, d.positions, pm(d.solve, d.solve_half, "+.1%"), pm(d.depth, d.depth_half, "+.2f"),
              pm(d.value_error, d.value_error_half, "+.3f"),
              "-" if d.nps_ratio is None else f"{d.nps_ratio:.2f} [{d.nps_ratio_low:.2f}, {d.nps_ratio_high:.2f}]"]
