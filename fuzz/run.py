@@ -31,6 +31,11 @@ RSS_LIMIT_MB = 4096
 MAX_RESTARTS = 20
 
 
+def _target_env() -> dict:
+    """The environment of a target's interpreter (the probe's too): no bytecode files in the tree."""
+    return dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+
+
 def _signature(log: str) -> str:
     """A short, stable name for a finding: the exception line, or libFuzzer's headline."""
     for pattern in (r"=== Uncaught Python exception: ===\n(.+)", r"==\d+== ?ERROR: (.+)",
@@ -62,7 +67,7 @@ def fuzz_target(name: str, seconds: float, keep: str | None, python: str, extra:
     findings_dir = os.path.join(HERE, "findings", name)
     work = keep or tempfile.mkdtemp(prefix=f"rosen-fuzz-{name}-")
     os.makedirs(work, exist_ok=True)
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env = _target_env()
     deadline = time.monotonic() + seconds
     total_runs, findings, restarts, cov = 0, [], 0, "-"
     start = time.monotonic()
@@ -99,7 +104,7 @@ def fuzz_target(name: str, seconds: float, keep: str | None, python: str, extra:
 def _cannot_fuzz(python: str) -> str | None:
     """Why ``python`` cannot run the targets (it lacks atheris), or None. Without this check every
     target would fail at its import, and the runner would report each failure as a finding."""
-    probe = subprocess.run([python, "-c", "import atheris"], env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+    probe = subprocess.run([python, "-c", "import atheris"], env=_target_env(),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
     if probe.returncode == 0:
         return None

@@ -11,7 +11,7 @@ import pytest
 
 import rosen
 from rosen.cli import main
-from rosen.cli._paths import write_text_whole
+from rosen._files import write_text_whole
 
 ROSEN = [sys.executable, "-m", "rosen"]
 posix = pytest.mark.skipif(os.name != "posix", reason="/dev/full, closed descriptors and flock are POSIX")

@@ -29,14 +29,3 @@ def check_writable(path: str, field: str, *, image: bool = False) -> None:
         raise InvalidArgumentError(f"{field}: expected an image file name ending in {', '.join(IMAGE_SUFFIXES[:3])} "
                                    f"or another matplotlib format, got {path!r}", field)
 
-
-def write_text_whole(path: str, text: str, field: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file beside it, so that a full disk or a kill
-    leaves the old file or none, never half of the new one; an error names ``field``."""
-    partial = Path(path + ".partial")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise InvalidArgumentError(f"{field}: cannot write {path!r}: {exc.strerror or exc}", field) from None

@@ -19,7 +19,8 @@ from ..bench.report import (aggregate, aggregate_table, aggregates_csv, compare,
 from ..bench.runner import DEFAULT_TIMEOUT, budget_spec, parse_budgets, run_probes
 from ..bench.suite import PHASES, load_suite
 from ..errors import InvalidArgumentError, check_int, check_real
-from ._paths import check_writable, write_text_whole
+from .._files import write_text_whole
+from ._paths import check_writable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -9,6 +9,7 @@ import sys
 from typing import Callable, TextIO
 
 from .. import _json
+from .._files import lock_exclusively
 from ..errors import InvalidArgumentError
 from ..match import MatchResult, jsonl_writer, parse_sprt, run_match
 from ..match.stats import format_elo
@@ -61,21 +62,17 @@ class _JsonlFile:
     so that a match refused for its arguments leaves an existing file as it was."""
 
     def __init__(self, path: str) -> None:
-        self.path, self._started = path, False
+        self._started = False
         try:
             self._stream = open(path, "a", encoding="utf-8")
         except OSError as exc:
             raise InvalidArgumentError(f"--jsonl: cannot write {path!r}: {exc.strerror}", "jsonl") from None
         # Only a regular file is locked and emptied: /dev/stdout or a pipe is written as it is.
         self._regular = stat.S_ISREG(os.fstat(self._stream.fileno()).st_mode)
-        if self._regular and os.name == "posix":
-            import fcntl
-            try:
-                fcntl.flock(self._stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                self._stream.close()
-                raise InvalidArgumentError(f"--jsonl: {path!r} is being written by another process; give this match "
-                                           "a file of its own", "jsonl") from None
+        if self._regular and not lock_exclusively(self._stream.fileno()):
+            self._stream.close()
+            raise InvalidArgumentError(f"--jsonl: {path!r} is being written by another process; give this match "
+                                       "a file of its own", "jsonl")
         self._write = jsonl_writer(self._stream)
 
     def start(self) -> None:

@@ -19,7 +19,8 @@ from ..bench.runner import parse_budgets
 from ..errors import InvalidArgumentError
 from ..match.stats import format_elo
 from . import _args
-from ._paths import check_writable, write_text_whole
+from .._files import write_text_whole
+from ._paths import check_writable
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -15,7 +15,8 @@ from typing import Any, Dict, Tuple
 
 from .. import _json
 from ..errors import InvalidArgumentError
-from ._paths import check_writable, write_text_whole
+from .._files import write_text_whole
+from ._paths import check_writable
 
 INSTALL = 'pip install "rosen[train]"'
 

@@ -47,6 +47,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from .. import _core
+from .._files import write_whole
 from ..encoding import ACTIONS, ENCODER_VERSION
 from ..errors import InvalidArgumentError, RosenError, check_int, check_real
 from .data import TrainingData, augment, split_by_game
@@ -328,15 +329,8 @@ def plot_curves(curves: Dict[str, Any], path: Any) -> None:
         ax.set_xlabel("epoch")
         ax.grid(alpha=0.3)
     axes[0].legend()
-    # Through a temporary file of the same suffix (it names the image format): no half-written image.
-    final = Path(os.fspath(path))
-    partial = final.with_name(final.stem + ".partial" + final.suffix)
-    try:
-        fig.savefig(partial, dpi=100)
-        os.replace(partial, final)
-    except OSError as exc:
-        partial.unlink(missing_ok=True)
-        raise InvalidArgumentError(f"plot: cannot write {os.fspath(path)!r}: {exc.strerror or exc}", "plot") from None
+    try:  # no half-written image
+        write_whole(path, lambda partial: fig.savefig(partial, dpi=100), "plot", keep_suffix=True)
     finally:
         plt.close(fig)
 

@@ -35,12 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Mapping, Optional, Union
 
-if os.name == "posix":
-    import fcntl
-
 import numpy as np
 
 from .. import _json
+from .._files import lock_exclusively
 from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_int
 from .backends import ShardJob, make_backend
 from .generate import COLUMNS, SelfPlayBatch, agent_network, check_settings
@@ -376,12 +374,10 @@ def _run_lock(directory: Path) -> Iterator[None]:
         raise InvalidArgumentError(f"path: cannot write the run directory {os.fspath(directory)!r}: "
                                    f"{exc.strerror or exc}", "path") from None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        if not lock_exclusively(fd):
             raise InvalidArgumentError(f"path: {os.fspath(directory)!r} is in use by another self-play process; "
                                        "wait for it to end (then run this again to resume) or use another "
-                                       "directory", "path") from None
+                                       "directory", "path")
         yield
     finally:
         os.close(fd)  # the lock goes with it

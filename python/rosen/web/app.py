@@ -35,6 +35,7 @@ from .sessions import (
     Sessions,
     WebError,
     analysis_limits,
+    check_known,
     evaluate,
     load_records,
     parse_position,
@@ -87,10 +88,7 @@ async def read_json(request: Request) -> Dict[str, Any]:
 
 def only(body: Dict[str, Any], *known: str) -> Dict[str, Any]:
     """``body`` if it holds no key but ``known`` (a misspelt key was ignored, its default used)."""
-    for key in body:
-        if key not in known:
-            shown = key if len(key) <= 40 and key.isprintable() else repr(key[:40])  # no megabyte echoed
-            raise WebError(400, f"{shown}: unknown field (known: {', '.join(known)})", shown)
+    check_known(body, known, "field")
     return body
 
 

@@ -15,7 +15,7 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import _json
 from .._core import Move, Position
@@ -320,10 +320,8 @@ class Sessions:
 
     def new_game(self, body: Mapping[str, Any]) -> GameSession:
         """A game from the page's settings: players, reshuffle, seed, engine_seats, strength."""
-        known = {"players", "reshuffle", "seed", "engine_seats", "iterations", "time_ms", "level", "search_seed"}
-        for key in body:
-            if key not in known:
-                raise InvalidArgumentError(f"{key}: unknown setting (known: {', '.join(sorted(known))})", str(key))
+        check_known(body, sorted(("players", "reshuffle", "seed", "engine_seats", "iterations", "time_ms", "level",
+                                  "search_seed")), "setting")
         players = check_players(body.get("players", 2))
         reshuffle = check_choice("reshuffle", body.get("reshuffle", "eager"), ("eager", "lazy"))
         seed = body.get("seed")
@@ -396,6 +394,15 @@ class Sessions:
         """What ``/api/health`` reports: ok, open games, running analyses, and searches running and finished."""
         return {"ok": True, "games": len(self.games), "analyses": len(self.analyses),
                 "searches_running": self.searches.running, "searches_finished": self.searches.finished}
+
+
+def check_known(body: Mapping[str, Any], known: Sequence[str], what: str) -> None:
+    """An error naming the first key of ``body`` not in ``known`` (a misspelt key would otherwise
+    be ignored and its default used); ``what`` the keys are, in the message."""
+    for key in body:
+        if key not in known:
+            shown = key if len(key) <= 40 and key.isprintable() else repr(key[:40])  # no megabyte echoed
+            raise InvalidArgumentError(f"{shown}: unknown {what} (known: {', '.join(known)})", shown)
 
 
 def analysis_limits(iterations: Any = None, time_ms: Any = None) -> Limits:

@@ -1,0 +1,51 @@
+"""Files written whole, and files one process writes at a time: what the writers share.
+
+A report, a curve file or a plot is written to a temporary file beside the target and moved into
+place when complete, so that a full disk or a kill leaves the old file or none, never half of the
+new one. A file or a run directory that one process writes is locked, so that a second writer is
+refused instead of interleaving with the first.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable, Union
+
+from .errors import InvalidArgumentError
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def write_whole(path: PathLike, write: Callable[[Path], None], field: str, *, keep_suffix: bool = False) -> None:
+    """Call ``write(temporary)`` and move the temporary file to ``path``; an OSError on the way
+    removes the temporary file and raises an error naming ``field``. ``keep_suffix``: the
+    temporary name ends in the target's suffix (matplotlib reads the image format from it)."""
+    target = Path(os.fspath(path))
+    partial = (target.with_name(target.stem + ".partial" + target.suffix) if keep_suffix
+               else target.with_name(target.name + ".partial"))
+    try:
+        write(partial)
+        os.replace(partial, target)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise InvalidArgumentError(f"{field}: cannot write {os.fspath(path)!r}: {exc.strerror or exc}", field) from None
+
+
+def write_text_whole(path: PathLike, text: str, field: str) -> None:
+    """:func:`write_whole` of UTF-8 ``text``."""
+    write_whole(path, lambda partial: partial.write_text(text, encoding="utf-8"), field)
+
+
+def lock_exclusively(fd: int) -> bool:
+    """Take the exclusive lock of the open file (or directory) ``fd`` for this process, held until
+    ``fd`` is closed or the process ends; False if another process holds it. POSIX ``flock``;
+    elsewhere no lock is taken and the answer is True."""
+    if os.name != "posix":
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
