@@ -3,6 +3,7 @@ canonical printing, and a clear, field-naming error for every malformed field.""
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
@@ -110,6 +111,19 @@ def test_equality_hash_and_pickle_through_notation():
     assert c == a and c.fen() == a.fen()
     assert a.copy() == a
     assert len({a, b, a.hide_pile_order()}) == 2
+
+
+def test_a_lazy_position_reads_back_with_its_rule():
+    """docs/notation.md: `Position(p.fen(), reshuffle=p.reshuffle) == p`; the line does not carry R7's rule."""
+    # A lazy game whose pile ran out beside a non-empty discard: read as eager, it reshuffles as it loads.
+    pos = rosen.Position.new(seed=0, reshuffle="lazy")
+    rng = random.Random(0)
+    while not (pos.pile_size == 0 and pos.discard):
+        assert not pos.is_terminal
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    assert rosen.Position(pos.fen(), reshuffle=pos.reshuffle) == pos
+    eager = rosen.Position(pos.fen())
+    assert eager != pos and eager.pile_size == len(pos.discard) and not eager.discard
 
 
 def test_pickle_keeps_the_draw_generator():
