@@ -70,6 +70,20 @@ def idle(page) -> None:
     page.wait_for_function("() => !state.busy && !state.looping", timeout=30_000)
 
 
+def wait_for_health(page, key: str, value: int, timeout: float = 10.0) -> None:
+    """Polls /api/health until `key` is `value`. (wait_for_function does not await a promise: a
+    function returning fetch(...) is truthy at once, so it cannot wait for the server.)"""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        health = page.evaluate("fetch('/api/health').then(r => r.json())")
+        if health[key] == value:
+            return
+        assert time.monotonic() < deadline, f"/api/health {key}: expected {value}, still {health[key]}"
+        page.wait_for_timeout(100)
+
+
 def test_play_by_clicking_and_the_engine_answers(page):
     start_game(page, seed=3)
     assert page.inner_text("#status") == "Your move: Red"
@@ -133,7 +147,7 @@ def test_run_and_stop_an_analysis(page, server):
     page.click("#stop")
     page.wait_for_function("() => document.getElementById('an-stats').textContent.includes('stopped')")
     assert page.locator("#run:enabled").count() == 1
-    page.wait_for_function("() => fetch('/api/health').then(r => r.json()).then(h => h.searches_running === 0)")
+    wait_for_health(page, "searches_running", 0)
 
 
 def test_closing_the_tab_stops_its_analysis(browser, server):
@@ -211,4 +225,192 @@ def test_a_late_answer_to_an_earlier_new_game_is_dropped(page):
 
     assert page.evaluate("state.game.position.fen") == rosen.Position.new(12).fen(hide_pile_order=True)
     # the page's first game and the late one are deleted: one game more, one less
-    page.wait_for_function("(n) => fetch('/api/health').then(r => r.json()).then(h => h.games === n)", arg=before)
+    wait_for_health(page, "games", before)
+
+
+# --- the page under an impatient user and a failing server (docs/reliability.md, F65) ------------
+
+# Wraps the page's `api` so that chosen requests answer late or fail: rules are [method, path part,
+# delay ms, error message or null, how many times]; the request itself is sent at once.
+FAULTY_API = """(rules) => {
+    const real = api;
+    window.api = async (method, path, body) => {
+        const rule = rules.find((r) => r[4] > 0 && method === r[0] && path.includes(r[1]));
+        if (!rule) return real(method, path, body);
+        rule[4] -= 1;
+        const answer = rule[3] === null ? real(method, path, body) : null;
+        await new Promise((r) => setTimeout(r, rule[2]));
+        if (rule[3] !== null) throw new Error(rule[3]);
+        return answer;
+    };
+}"""
+
+
+def playable(page) -> dict:
+    return page.evaluate("""() => ({
+        status: document.getElementById('status').innerText,
+        targets: document.querySelectorAll('#board .target').length,
+        cards: document.querySelectorAll('#hands svg.card.legal').length,
+        message: document.getElementById('message').hidden ? '' : document.getElementById('message').innerText,
+    })""")
+
+
+def test_new_game_while_the_engine_thinks_gives_a_playable_game(page):
+    # The old game's engine request still in flight left the new game with nothing to click.
+    start_game(page, seed=3)
+    page.evaluate(FAULTY_API, [["POST", "/engine", 1500, None, 1]])
+    page.locator("#hands .hand[data-seat=r] svg.card.legal").first.click()
+    page.wait_for_selector("#status .thinking")
+    old = page.evaluate("state.game.id")
+    page.evaluate("document.getElementById('new-game').open = true")
+    page.fill("#seed", "4")
+    page.click("#start")
+    page.wait_for_function("(old) => state.game && state.game.id !== old", arg=old)
+    page.wait_for_timeout(2000)  # the old game's engine answer (410: the game was deleted) has come
+    shown = playable(page)
+    assert shown["status"] == "Your move: Red" and shown["targets"] > 0 and shown["cards"] > 0, shown
+    assert shown["message"] == "", shown
+
+
+def test_a_failed_engine_move_offers_retry(page):
+    # A 503 (busy) or a lost connection left "thinking" for ever with no way on but a new game.
+    start_game(page, seed=3)
+    page.evaluate(FAULTY_API, [["POST", "/engine", 0, "busy: 4 searches are running", 1]])
+    page.locator("#hands .hand[data-seat=r] svg.card.legal").first.click()
+    page.wait_for_selector("#retry-engine:visible")
+    assert page.inner_text("#status") == "Engine (White) has not moved"
+    assert "busy" in page.inner_text("#message")
+    page.click("#retry-engine")
+    idle(page)
+    assert page.inner_text("#status") == "Your move: Red"
+    assert page.evaluate("state.game.history.length") == 3 and page.locator("#retry-engine").is_hidden()
+
+
+def test_the_analyse_tab_plays_draws_and_hero_moves(page):
+    # The hands, Hero, Draw and Pass lived in the play panel, hidden on the Analyse tab.
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    assert page.locator("#hands svg.card.legal").count() > 0 and page.locator("#draw-button").is_visible()
+    for _ in range(2):  # Red and White each play a card: Red then holds 4 and may draw
+        n = page.evaluate("state.an.fens.length")
+        page.locator("#hands svg.card.legal").first.click()
+        page.wait_for_function("(n) => state.an.fens.length === n + 1", arg=n)
+    page.click("#draw-button")
+    page.wait_for_function("() => state.an.moves.length === 3")
+    assert page.evaluate("state.an.moves[2]") == "draw"
+    assert "Draw pile" in page.inner_text("#game-info")
+
+
+def test_a_double_click_in_the_analysis_plays_once(page):
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    page.evaluate(FAULTY_API, [["POST", "/api/position", 300, None, 2]])
+    page.locator("#board .target").first.dblclick()
+    page.wait_for_timeout(900)
+    assert page.evaluate("state.an.moves.length") == 1 and page.evaluate("state.an.fens.length") == 2
+    assert page.inner_text("#ply-label").startswith("ply 1 of 1")
+
+
+def test_stepping_back_shows_the_ply_it_says(page):
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    for _ in range(4):
+        n = page.evaluate("state.an.fens.length")
+        page.locator("#board .target").first.click()
+        page.wait_for_function("(n) => state.an.fens.length === n + 1", arg=n)
+    page.evaluate(FAULTY_API, [["POST", "/api/position", 800, None, 1]])
+    page.click("#back")  # answered late
+    page.click("#back")
+    page.wait_for_timeout(1200)
+    ply = page.evaluate("state.an.ply")
+    assert ply == 2 and page.inner_text("#ply-label").startswith("ply 2 of 4")
+    assert page.evaluate("state.an.view.fen") == page.evaluate("state.an.fens[2]") == page.input_value("#fen")
+
+
+def test_an_analysis_does_not_land_on_the_next_deal(page):
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    page.select_option("#an-budget", "infinite")
+    page.click("#run")
+    page.wait_for_selector("#an-stats")
+    before = page.evaluate("state.an.view.fen")
+    page.click("#new-deal")
+    page.wait_for_function("(before) => state.an.view.fen !== before", arg=before)
+    page.wait_for_selector("#run:enabled")
+    page.wait_for_timeout(300)
+    assert page.locator("#an-best").count() == 0  # nothing was searched on this deal
+    assert page.evaluate("state.an.winrates") == [None]
+
+
+def test_leaving_the_analyse_tab_stops_its_analysis(page):
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    page.select_option("#an-budget", "infinite")
+    page.click("#run")
+    page.wait_for_selector("#an-stats")
+    page.click("#tab-play")
+    wait_for_health(page, "searches_running", 0, timeout=5.0)
+
+
+def test_a_late_win_rate_table_lands_only_where_its_positions_are(page):
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    page.evaluate(FAULTY_API, [["POST", "/api/evaluate", 1500, None, 1]])
+    page.click("#evaluate")
+    before = page.evaluate("state.an.view.fen")
+    page.click("#new-deal")
+    page.wait_for_function("(before) => state.an.view.fen !== before", arg=before)
+    page.wait_for_selector("#evaluate:enabled")
+    assert page.evaluate("state.an.winrates") == [None]
+
+
+def test_a_failed_new_deal_shows_its_error(page):
+    # newDeal had no catch: an uncaught rejection (the fixture fails on any page error).
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    page.evaluate(FAULTY_API, [["POST", "/api/games", 0, "Failed to fetch", 1]])
+    page.click("#new-deal")
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.inner_text("#message") == "Failed to fetch"
+
+
+def test_number_fields_are_read_whole(page):
+    # parseInt read the seed "1e3" (valid in a number field) as 1, and an empty amount as null.
+    import rosen
+
+    page.evaluate("document.getElementById('new-game').open = true")
+    page.fill("#seed", "1e3")
+    page.select_option("#budget", "iterations")
+    page.fill("#amount", "50")
+    old = page.evaluate("state.game.id")
+    page.click("#start")
+    page.wait_for_function("(old) => state.game.id !== old && !state.busy && !state.looping", arg=old)
+    assert page.evaluate("state.game.position.fen") == rosen.Position.new(1000).fen(hide_pile_order=True)
+    page.evaluate("document.getElementById('new-game').open = true")
+    page.fill("#amount", "")
+    page.click("#start")
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.inner_text("#message").startswith("iterations: expected a whole number")
+
+
+def test_a_reload_keeps_the_game(page):
+    start_game(page, seed=9)
+    page.locator("#hands .hand[data-seat=r] svg.card.legal").first.click()
+    idle(page)
+    game = page.evaluate("state.game.id")
+    page.reload()
+    page.wait_for_function("() => state.game && !state.busy && !state.looping")
+    assert page.evaluate("state.game.id") == game and page.evaluate("state.game.history.length") == 3
+    assert page.inner_text("#status") == "Your move: Red"
+
+
+def test_moves_by_keyboard(page):
+    start_game(page, seed=3)
+    page.focus("#hands .hand[data-seat=r] svg.card.legal")
+    page.keyboard.press("Enter")
+    idle(page)
+    assert page.evaluate("state.game.history.length") == 3
+    page.focus("#board .target")
+    page.keyboard.press(" ")
+    idle(page)
+    assert page.evaluate("state.game.history.length") == 5

@@ -16,9 +16,12 @@ const state = {
   game: null,          // the game's JSON view (GET /api/games/{id})
   gameRequest: 0,      // the latest new-game request: an earlier one's late answer is dropped
   hero: false,         // the hero toggle
-  busy: false,         // a request of the play tab is in flight
+  busy: null,          // the id of the game whose request is in flight (the play tab)
+  looping: false,      // the engine's loop runs
+  engineError: null,   // the id of the game whose engine move failed: the page offers Retry
+  recordFor: null,     // the id of the game the Download link holds
   shownBoard: null,    // the board last drawn, to animate new tokens
-  an: { fens: [], moves: [], winrates: [], ply: 0, view: null, reshuffle: "eager", run: null, games: [] },
+  an: { fens: [], moves: [], winrates: [], ply: 0, wanted: 0, gen: 0, view: null, reshuffle: "eager", run: null, games: [] },
 };
 
 // --- small helpers ------------------------------------------------------------------------------
@@ -44,6 +47,14 @@ function squareXY(square) {                              // top-left corner of a
 function centre(square) { const [x, y] = squareXY(square); return [x + SQ / 2, y + SQ / 2]; }
 function colourOf(seat) { return seat[0] === "r" ? "red" : "white"; }
 function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+// Makes an SVG node work as a button: a click, or Enter/Space once the keyboard has focused it.
+function clickable(node, label, action) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", action);
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); action(); } });
+}
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
@@ -134,11 +145,14 @@ function drawBoard(view, extra = {}) {
   if (extra.territories && view.territories) drawTerritories(layer, view.territories);
   if (extra.pv && extra.pv.length) drawPV(layer, view.crown, extra.pv);
   for (const t of extra.targets || []) {
-    const [cx, cy] = centre(t.target);
+    const [x, y] = squareXY(t.target), [cx, cy] = centre(t.target);
+    const play = () => extra.onTarget && extra.onTarget(t.move);
+    // the whole square takes the click (a finger misses an 11-pixel dot on a phone); the dot takes the focus
+    el("rect", { x, y, width: SQ, height: SQ, class: "target-area" }, layer).addEventListener("click", play);
     const dot = el("circle", { cx, cy, r: 10, class: "target" + (t.hero ? " hero" : ""), "data-target": t.target,
       "data-move": t.move }, layer);
     el("title", {}, dot, t.move);
-    dot.addEventListener("click", () => extra.onTarget && extra.onTarget(t.move));
+    clickable(dot, `${t.move} to ${t.target}`, play);
   }
   const [cx, cy] = centre(view.crown);
   crown.style.transform = `translate(${cx}px, ${cy}px)`;
@@ -219,7 +233,7 @@ function drawHands(view, { active = null, onCard = null } = {}) {
       const move = (state.hero ? "H:" : "") + card;
       const classes = mine ? (legal.has(move) ? "legal" : "dim mine") : "";
       const svg = cardSVG(card, { hero: mine && state.hero, classes });
-      if (mine && onCard) svg.addEventListener("click", () => onCard(card));
+      if (mine && onCard) clickable(svg, (state.hero ? "hero " : "") + card, () => onCard(card));
       row.appendChild(svg);
     }
   }
@@ -250,95 +264,158 @@ function drawScoreline(view) {
   html("div", {}, box, `White: ${sum("white")}`);
 }
 
+// --- moves from the side panel (both tabs) ------------------------------------------------------
+
+// The Draw, Pass and Hero buttons and the hint, for the position `p`; `active`: its moves may be played.
+function drawActions(p, active) {
+  const legal = new Set(p.legal_moves.map((m) => m.move));
+  $("draw-button").disabled = !(active && legal.has("draw"));
+  $("pass-button").disabled = !(active && legal.has("pass"));
+  $("hero-toggle").disabled = !active || p.heroes[p.turn] === 0;
+  $("hero-toggle").setAttribute("aria-pressed", String(state.hero));
+  const plain = p.legal_moves.some((m) => m.target && !m.hero), heroes = p.legal_moves.some((m) => m.hero);
+  $("hint").textContent = !active ? "" : legal.has("pass") ? "No move: pass." :
+    !plain && heroes && !state.hero ? (legal.has("draw") ? "No card moves the crown: draw, or press Hero." :
+      "Only hero moves: press Hero.") : !plain && !heroes ? "No card moves the crown: draw." :
+      "Click a card or a marked square.";
+}
+
+// The hands, the actions and the table serve both tabs: they move to the panel shown.
+function placeSharedPanels(tab) {
+  let after = tab === "play" ? $("new-game") : $("position-panel");
+  for (const id of ["hands", "actions", "game-info"]) { after.after($(id)); after = $(id); }
+}
+
+// A move from the side panel or the board goes to the tab shown.
+function sidePanelMove(move) { return state.tab === "play" ? playMove(move) : analysisMove(move); }
+
 // --- play ---------------------------------------------------------------------------------------
+
+const SAVED_GAME = "rosen.game";               // this tab's game id: a reload or Back keeps the game
 
 function humanTurn(game) {
   const p = game.position;
   return !p.is_terminal && !game.engine_to_move;
 }
+function isCurrent(id) { return Boolean(state.game) && state.game.id === id; }
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function renderGame() {
   const game = state.game;
   if (!game || state.tab !== "play") return;
   const p = game.position;
-  const human = humanTurn(game) && !state.busy;
+  const waiting = state.busy === game.id;              // this game's request is in flight
+  const human = humanTurn(game) && !waiting;
   const targets = human ? p.legal_moves.filter((m) => m.target && m.hero === state.hero) : [];
   const last = game.last_move && !/^(draw|pass)/.test(game.last_move) ? p.crown : null;
   drawBoard(p, { targets, onTarget: playMove, last, territories: p.is_terminal });
   drawHands(p, { active: human ? p.turn : null, onCard: (card) => playMove((state.hero ? "H:" : "") + card) });
   drawInfo($("game-info"), p);
   drawScoreline(p);
-  const legal = new Set(p.legal_moves.map((m) => m.move));
-  $("draw-button").disabled = !(human && legal.has("draw"));
-  $("pass-button").disabled = !(human && legal.has("pass"));
-  $("hero-toggle").disabled = !human || p.heroes[p.turn] === 0;
-  $("hero-toggle").setAttribute("aria-pressed", String(state.hero));
-  const plain = p.legal_moves.some((m) => m.target && !m.hero), heroes = p.legal_moves.some((m) => m.hero);
-  $("hint").textContent = !human ? "" : legal.has("pass") ? "No move: pass." :
-    !plain && heroes && !state.hero ? (legal.has("draw") ? "No card moves the crown: draw, or press Hero." :
-      "Only hero moves: press Hero.") : !plain && !heroes ? "No card moves the crown: draw." :
-      "Click a card or a marked square.";
+  drawActions(p, human);
   const colour = p.colour_to_move;
+  const failed = game.engine_to_move && !p.is_terminal && state.engineError === game.id && !waiting;
+  $("retry-engine").hidden = !failed;
   if (p.is_terminal) setStatus(p.winner === "draw" ? "Game over: a draw" : `Game over: ${cap(p.winner)} wins`, p.winner === "draw" ? null : p.winner);
+  else if (failed) setStatus(`Engine (${SEAT_NAME[p.turn]}) has not moved`, colour);
   else if (game.engine_to_move) setStatus(`Engine (${SEAT_NAME[p.turn]}) is thinking`, colour, true);
   else setStatus(`Your move: ${SEAT_NAME[p.turn]}`, colour);
   const s = game.last_search;
   const played = s && s.played && s.played !== s.best_move ? `${s.played} (a random move of its level; its search chose ${s.best_move})` : s && s.best_move;
   $("engine-line").textContent = s ? `engine: ${played}, win rate ${(100 * s.winrate).toFixed(1)}%, margin ${s.score >= 0 ? "+" : ""}${s.score.toFixed(1)}, ${s.iterations} iterations` : "";
   drawGraph($("play-graph"), game.history.map((h) => h.red_winrate), game.history.length - 1);
-  const link = $("record-link");
-  link.hidden = !p.is_terminal;
+  $("record-link").hidden = !(p.is_terminal && state.recordFor === game.id);   // only once this game's record is in
+}
+
+// A whole number from a number field, or an error naming the field (the browser hands over "1e3" as
+// typed, and parseInt read it as 1). Empty: `fallback` if there is one, else an error.
+function wholeNumber(input, field, fallback) {
+  const text = input.value.trim();
+  if (text === "" && fallback !== undefined) return fallback;
+  const n = Number(text), min = Number(input.min || 0);
+  if (text === "" || !Number.isSafeInteger(n) || n < min) {
+    throw new Error(`${field}: expected a whole number from ${min} to ${Number.MAX_SAFE_INTEGER}, got '${text}'`);
+  }
+  return n;
 }
 
 async function newGame(event) {
   if (event) event.preventDefault();
   const form = $("new-game-form");
-  const players = parseInt(form.players.value, 10);
-  const body = { players, reshuffle: form.reshuffle.value };
-  if (form.seed.value !== "") body.seed = parseInt(form.seed.value, 10);
-  if (players === 2) {
-    const you = form.you.value;
-    body.engine_seats = you === "both" ? [] : you === "none" ? ["r", "w"] : [you === "r" ? "w" : "r"];
-  } else {
-    body.engine_seats = [...form.querySelectorAll("input[name=engine4]:checked")].map((i) => i.value);
-  }
-  body[form.budget.value] = parseInt(form.amount.value, 10);
-  body.level = parseInt(form.level.value, 10);
-  showMessage("");
   const request = ++state.gameRequest;
+  showMessage("");
   try {
+    const players = parseInt(form.players.value, 10);
+    const body = { players, reshuffle: form.reshuffle.value };
+    const seed = wholeNumber(form.seed, "seed", null);
+    if (seed !== null) body.seed = seed;
+    if (players === 2) {
+      const you = form.you.value;
+      body.engine_seats = you === "both" ? [] : you === "none" ? ["r", "w"] : [you === "r" ? "w" : "r"];
+    } else {
+      body.engine_seats = [...form.querySelectorAll("input[name=engine4]:checked")].map((i) => i.value);
+    }
+    body[form.budget.value] = wholeNumber(form.amount, form.budget.value);
+    body.level = parseInt(form.level.value, 10);
     if (state.game) api("DELETE", `/api/games/${state.game.id}`).catch(() => {});
     const game = await api("POST", "/api/games", body);
     if (request !== state.gameRequest) {  // a later New game (or the page's first) was asked for meanwhile
       api("DELETE", `/api/games/${game.id}`).catch(() => {});
       return;
     }
-    state.game = game;
-    state.hero = false;
-    state.shownBoard = null;
+    startGame(game);
     $("new-game").open = false;
-    renderGame();
     await engineLoop();
-  } catch (e) { showMessage(e.message); }
+  } catch (e) { if (request === state.gameRequest) showMessage(e.message); }
+}
+
+function startGame(game) {
+  state.game = game;
+  state.hero = false;
+  state.shownBoard = null;
+  state.engineError = null;
+  try { sessionStorage.setItem(SAVED_GAME, game.id); } catch (e) { /* storage off: a reload starts anew */ }
+  renderGame();
+}
+
+// The page's first game: the one this tab played before a reload, or a new one.
+async function resumeOrNewGame() {
+  let id = null;
+  try { id = sessionStorage.getItem(SAVED_GAME); } catch (e) { /* storage off */ }
+  if (id) {
+    const request = ++state.gameRequest;
+    try {
+      const game = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+      if (request !== state.gameRequest) return;         // New game was clicked meanwhile
+      startGame(game);
+      $("new-game").open = false;
+      if (game.position.is_terminal) await fetchRecord(game.id);
+      else await engineLoop();
+      return;
+    } catch (e) {
+      if (request !== state.gameRequest) return;
+      /* the server forgot it (a restart, or its limit of games): a new game */
+    }
+  }
+  await newGame();
 }
 
 async function playMove(move) {
   const game = state.game;
-  if (!game || state.busy) return;
-  state.busy = true;
+  if (!game || state.busy === game.id) return;
+  state.busy = game.id;
+  let moved = false;
   try {
     const answer = await api("POST", `/api/games/${game.id}/move`, { move });
-    if (!state.game || state.game.id !== game.id) return;  // another game started meanwhile
-    state.game = answer;
-    state.hero = false;
-    showMessage("");
+    if (isCurrent(game.id)) { state.game = answer; state.hero = false; showMessage(""); moved = true; }
   } catch (e) {
-    showMessage(e.message);
+    if (isCurrent(game.id)) showMessage(e.message);
   } finally {
-    state.busy = false;
+    if (state.busy === game.id) state.busy = null;
   }
+  if (!isCurrent(game.id)) return;                            // another game started meanwhile: it has its own loop
   renderGame();
-  await engineLoop();
+  if (moved) await engineLoop();
 }
 
 async function engineLoop() {
@@ -352,37 +429,56 @@ async function engineLoop() {
 
 async function engineTurns() {
   const id = state.game && state.game.id;
-  while (state.game && state.game.id === id && state.game.engine_to_move && !state.game.position.is_terminal) {
-    state.busy = true;
+  while (isCurrent(id) && state.game.engine_to_move && !state.game.position.is_terminal) {
+    state.busy = id;
+    state.engineError = null;
     renderGame();
+    let answer = null;
     try {
       const started = Date.now();
-      const answer = await api("POST", `/api/games/${id}/engine`);
-      await new Promise((r) => setTimeout(r, Math.max(0, (DELAY * 3) / 4 - (Date.now() - started))));
-      if (!state.game || state.game.id !== id) return;
-      state.game = answer;
+      answer = await api("POST", `/api/games/${id}/engine`);
+      await sleep(Math.max(0, (DELAY * 3) / 4 - (Date.now() - started)));
     } catch (e) {
-      showMessage(e.message);
-      break;
+      // The game stays whole on the server: the page says why and offers Retry (a busy server, a
+      // lost connection); the answer for a game no longer shown is dropped with its error.
+      if (isCurrent(id)) { state.engineError = id; showMessage(e.message); }
     } finally {
-      state.busy = false;
+      if (state.busy === id) state.busy = null;
     }
+    if (!isCurrent(id)) return;
+    if (answer) state.game = answer;
     renderGame();
-    await new Promise((r) => setTimeout(r, DELAY));          // let the crown's move be seen
+    if (!answer) return;
+    await sleep(DELAY);                                       // let the crown's move be seen
   }
-  if (state.game && state.game.position.is_terminal) await fetchRecord();
+  if (isCurrent(id) && state.game.position.is_terminal) await fetchRecord(id);
 }
 
-async function fetchRecord() {
+function retryEngine() {
+  if (!state.game) return;
+  state.engineError = null;
+  showMessage("");
+  engineLoop();
+}
+
+async function fetchRecord(id) {
   try {
-    const record = await api("GET", `/api/games/${state.game.id}/record`);
+    const record = await api("GET", `/api/games/${id}/record`);
+    if (!isCurrent(id)) return;
     const link = $("record-link");
+    if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
     link.href = URL.createObjectURL(new Blob([JSON.stringify(record) + "\n"], { type: "application/json" }));
-    link.hidden = false;
+    state.recordFor = id;
+    renderGame();
   } catch (e) { /* the record is a convenience */ }
 }
 
 // --- analyse ------------------------------------------------------------------------------------
+//
+// Every request that changes what the tab shows takes a new generation (`an.gen`); an answer is
+// applied only while its generation is the latest, so a slow answer never lands on a later view,
+// and a double click plays its move once. The line (fens, moves, win rates) and the view change
+// together, when the answer comes.
 
 function fieldError(box, e) {
   box.hidden = !e;
@@ -392,16 +488,44 @@ function fieldError(box, e) {
   box.appendChild(document.createTextNode(e.message));
 }
 
-async function showPly(ply) {
+// Shows ply `ply` of the line {fens, moves, winrates, rule}; fens[ply] may be a user's text (it is
+// replaced by its canonical form). Returns whether it was shown.
+async function showLine(line, ply) {
   const an = state.an;
-  if (!an.fens.length) return;
+  if (!line.fens.length) return false;
   stopAnalysis();
-  an.ply = Math.max(0, Math.min(ply, an.fens.length - 1));
+  ply = Math.max(0, Math.min(ply, line.fens.length - 1));
+  const gen = ++an.gen;
+  an.wanted = ply;
+  let view;
   try {
-    an.view = await api("POST", "/api/position", { fen: an.fens[an.ply], reshuffle: an.reshuffle });
-  } catch (e) { fieldError($("fen-error"), e); return; }
-  $("fen").value = an.view.fen;
+    view = await api("POST", "/api/position", { fen: line.fens[ply], reshuffle: line.rule });
+  } catch (e) {
+    if (gen === an.gen) { an.wanted = an.ply; $("an-reshuffle").value = an.reshuffle; fieldError($("fen-error"), e); }
+    return false;
+  }
+  if (gen !== an.gen) return false;
+  const fens = line.fens.slice();
+  fens[ply] = view.fen;
+  Object.assign(an, { fens, moves: line.moves, winrates: line.winrates });
+  setAnalysisRule(line.rule);
+  setView(view, ply);
+  return true;
+}
+
+function showPly(ply) {
+  const an = state.an;
+  return showLine({ fens: an.fens, moves: an.moves, winrates: an.winrates, rule: an.reshuffle }, ply);
+}
+
+function setView(view, ply) {
+  const an = state.an;
+  an.view = view;
+  an.ply = an.wanted = ply;
+  $("fen").value = view.fen;
   fieldError($("fen-error"), null);
+  $("an-summary").innerHTML = "";                  // a search's summary belongs to the view it searched
+  $("an-moves").innerHTML = "";
   renderAnalysis();
 }
 
@@ -411,12 +535,15 @@ function renderAnalysis(pv = null) {
   const v = an.view;
   const next = an.moves[an.ply];
   const lastMove = an.ply > 0 ? an.moves[an.ply - 1] : null;
+  const active = !v.is_terminal;
   drawBoard(v, { last: lastMove && !/^(draw|pass)/i.test(lastMove) ? v.crown : null, territories: v.is_terminal,
-    pv: pv || [], targets: v.is_terminal ? [] : v.legal_moves.filter((m) => m.target && m.hero === state.hero),
+    pv: pv || [], targets: active ? v.legal_moves.filter((m) => m.target && m.hero === state.hero) : [],
     onTarget: analysisMove });
-  drawHands(v, { active: v.is_terminal ? null : v.turn, onCard: (card) => analysisMove((state.hero ? "H:" : "") + card) });
+  drawHands(v, { active: active ? v.turn : null, onCard: (card) => analysisMove((state.hero ? "H:" : "") + card) });
+  drawInfo($("game-info"), v);
+  drawActions(v, active);
   drawScoreline(v);
-  setStatus(v.is_terminal ? `Game over: ${v.winner === "draw" ? "a draw" : cap(v.winner) + " wins"}` : `${SEAT_NAME[v.turn]} to move`, v.is_terminal ? null : v.colour_to_move);
+  if (!an.run) setStatus(v.is_terminal ? `Game over: ${v.winner === "draw" ? "a draw" : cap(v.winner) + " wins"}` : `${SEAT_NAME[v.turn]} to move`, v.is_terminal ? null : v.colour_to_move);
   const slider = $("slider");
   slider.max = String(an.fens.length - 1);
   slider.value = String(an.ply);
@@ -435,31 +562,22 @@ async function analysisMove(move) {
   const an = state.an;
   if (!an.view) return;
   stopAnalysis();
+  const gen = ++an.gen, from = an.view, ply = an.ply;
   try {
-    const view = await api("POST", "/api/position", { fen: an.view.fen, move, reshuffle: an.reshuffle });
-    an.fens = an.fens.slice(0, an.ply + 1).concat([view.fen]);
-    an.moves = an.moves.slice(0, an.ply).concat([move]);
-    an.winrates = an.winrates.slice(0, an.ply + 1).concat([null]);
-    an.ply += 1;
-    an.view = view;
+    const view = await api("POST", "/api/position", { fen: from.fen, move, reshuffle: an.reshuffle });
+    if (gen !== an.gen) return;
+    an.fens = an.fens.slice(0, ply + 1).concat([view.fen]);
+    an.moves = an.moves.slice(0, ply).concat([move]);
+    an.winrates = an.winrates.slice(0, ply + 1).concat([null]);
     state.hero = false;
     showMessage("");
-    $("fen").value = view.fen;
-    renderAnalysis();
-  } catch (e) { showMessage(e.message); }
+    setView(view, ply + 1);
+  } catch (e) { if (gen === state.an.gen) showMessage(e.message); }
 }
 
 async function setPosition() {
-  const an = state.an;
-  stopAnalysis();
-  an.reshuffle = $("an-reshuffle").value;
-  try {
-    const view = await api("POST", "/api/position", { fen: $("fen").value.trim(), reshuffle: an.reshuffle });
-    Object.assign(an, { fens: [view.fen], moves: [], winrates: [null], ply: 0, view });
-    fieldError($("fen-error"), null);
-    state.shownBoard = null;
-    renderAnalysis();
-  } catch (e) { fieldError($("fen-error"), e); }
+  state.shownBoard = null;
+  await showLine({ fens: [$("fen").value.trim()], moves: [], winrates: [null], rule: $("an-reshuffle").value }, 0);
 }
 
 function summaryHTML(info) {
@@ -487,14 +605,23 @@ function summaryHTML(info) {
   }
 }
 
+// Stores a win rate of the position `fen` (under `rule`) wherever the line shown holds it.
+function storeWinrate(fen, rule, value) {
+  const an = state.an;
+  if (rule !== an.reshuffle) return;
+  an.fens.forEach((f, i) => { if (f === fen) an.winrates[i] = value; });
+}
+
 async function runAnalysis() {
   const an = state.an;
   if (!an.view || an.run) return;
   const budget = $("an-budget").value;
   const params = new URLSearchParams({ fen: an.view.fen, reshuffle: an.reshuffle });
-  if (budget !== "infinite") params.set(budget, $("an-amount").value);
   const controller = new AbortController();
-  const run = { controller, id: null, ply: an.ply };
+  const run = { controller, id: null, gen: an.gen, fen: an.view.fen, rule: an.reshuffle };
+  try {
+    if (budget !== "infinite") params.set(budget, String(wholeNumber($("an-amount"), budget)));
+  } catch (e) { showMessage(e.message); return; }
   an.run = run;
   $("run").disabled = true;
   $("stop").disabled = false;
@@ -522,14 +649,14 @@ async function runAnalysis() {
         const payload = JSON.parse(data[1]);
         if (event[1] === "start") run.id = payload.id;
         else if (event[1] === "info" || event[1] === "done") {
-          summaryHTML(payload);
-          if (an.ply === run.ply) renderAnalysis(payload.pv_squares);
-          if (event[1] === "done") { an.winrates[run.ply] = payload.red_winrate; drawGraph($("an-graph"), an.winrates, an.ply); }
+          // Only on the view it searched: the user may have stepped, moved or dealt anew meanwhile.
+          if (run.gen === an.gen) { summaryHTML(payload); renderAnalysis(payload.pv_squares); }
+          if (event[1] === "done") { storeWinrate(run.fen, run.rule, payload.red_winrate); drawGraph($("an-graph"), an.winrates, an.ply); }
         }
       }
     }
   } catch (e) {
-    if (e.name !== "AbortError") showMessage(e.message);
+    if (e.name !== "AbortError" && run.gen === an.gen) showMessage(e.message);
   } finally {
     if (an.run === run) an.run = null;
     $("run").disabled = false;
@@ -549,10 +676,11 @@ async function evaluateGame() {
   const an = state.an;
   if (!an.fens.length) return;
   const button = $("evaluate");
+  const fens = an.fens.slice(), rule = an.reshuffle;
   button.disabled = true;
   try {
-    const out = await api("POST", "/api/evaluate", { fens: an.fens, reshuffle: an.reshuffle, iterations: 1000 });
-    an.winrates = out.red_winrates;
+    const out = await api("POST", "/api/evaluate", { fens, reshuffle: rule, iterations: 1000 });
+    fens.forEach((fen, i) => storeWinrate(fen, rule, out.red_winrates[i]));   // where the line still holds it
     renderAnalysis();
   } catch (e) { showMessage(e.message); }
   button.disabled = false;
@@ -583,27 +711,27 @@ function setAnalysisRule(rule) {
 }
 
 function openRecordGame(i) {
-  const an = state.an, g = an.games[i];
-  Object.assign(an, { fens: g.fens, moves: g.moves, winrates: g.fens.map(() => null) });
-  setAnalysisRule(g.reshuffle);
+  const g = state.an.games[i];
   state.shownBoard = null;
-  showPly(0);
+  showLine({ fens: g.fens, moves: g.moves, winrates: g.fens.map(() => null), rule: g.reshuffle }, 0);
 }
 
 // --- tabs and wiring ----------------------------------------------------------------------------
 
 function showTab(tab) {
+  stopAnalysis();                              // a search nobody sees would hold a slot and the CPU
   state.tab = tab;
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === tab);
   $("play-panel").hidden = tab !== "play";
   $("analyse-panel").hidden = tab !== "analyse";
+  placeSharedPanels(tab);
   showMessage("");
   state.hero = false;
   state.shownBoard = null;
   $("scoreline").innerHTML = "";
+  $("retry-engine").hidden = true;
   if (tab === "play") { if (state.game) renderGame(); else setStatus("Start a new game"); }
   else {
-    stopAnalysis();
     if (state.an.view) renderAnalysis();
     else if (state.game) gameToAnalysis();
     else newDeal();
@@ -612,20 +740,21 @@ function showTab(tab) {
 
 function gameToAnalysis() {
   const h = state.game.history;
-  Object.assign(state.an, { fens: h.map((x) => x.fen), moves: h.slice(0, -1).map((x) => x.move),
-    winrates: h.map((x) => x.red_winrate) });
-  setAnalysisRule(state.game.position.reshuffle);
-  showPly(h.length - 1);
+  showLine({ fens: h.map((x) => x.fen), moves: h.slice(0, -1).map((x) => x.move),
+    winrates: h.map((x) => x.red_winrate), rule: state.game.position.reshuffle }, h.length - 1);
 }
 
 async function newDeal() {
   // A fresh deal's public view, from a throwaway game nobody plays.
   const rule = $("an-reshuffle").value;
-  const game = await api("POST", "/api/games", { engine_seats: [], reshuffle: rule });
-  api("DELETE", `/api/games/${game.id}`).catch(() => {});
-  Object.assign(state.an, { fens: [game.position.fen], moves: [], winrates: [null] });
-  setAnalysisRule(rule);
-  showPly(0);
+  const gen = ++state.an.gen;
+  try {
+    const game = await api("POST", "/api/games", { engine_seats: [], reshuffle: rule });
+    api("DELETE", `/api/games/${game.id}`).catch(() => {});
+    if (gen !== state.an.gen) return;
+    state.shownBoard = null;
+    await showLine({ fens: [game.position.fen], moves: [], winrates: [null], rule }, 0);
+  } catch (e) { if (gen === state.an.gen) showMessage(e.message); }
 }
 
 window.addEventListener("DOMContentLoaded", () => {
@@ -640,8 +769,9 @@ window.addEventListener("DOMContentLoaded", () => {
     state.hero = !state.hero;
     if (state.tab === "play") renderGame(); else renderAnalysis();
   });
-  $("draw-button").addEventListener("click", () => playMove("draw"));
-  $("pass-button").addEventListener("click", () => playMove("pass"));
+  $("draw-button").addEventListener("click", () => sidePanelMove("draw"));
+  $("pass-button").addEventListener("click", () => sidePanelMove("pass"));
+  $("retry-engine").addEventListener("click", retryEngine);
   $("to-analyse").addEventListener("click", () => { if (state.game) { state.an.view = null; showTab("analyse"); } });
   $("load-fen").addEventListener("click", setPosition);
   $("new-deal").addEventListener("click", newDeal);
@@ -650,15 +780,18 @@ window.addEventListener("DOMContentLoaded", () => {
   $("run").addEventListener("click", runAnalysis);
   $("stop").addEventListener("click", stopAnalysis);
   $("first").addEventListener("click", () => showPly(0));
-  $("back").addEventListener("click", () => showPly(state.an.ply - 1));
-  $("forward").addEventListener("click", () => showPly(state.an.ply + 1));
+  $("back").addEventListener("click", () => showPly(state.an.wanted - 1));
+  $("forward").addEventListener("click", () => showPly(state.an.wanted + 1));
   $("last").addEventListener("click", () => showPly(state.an.fens.length - 1));
   $("slider").addEventListener("input", (e) => showPly(parseInt(e.target.value, 10)));
   $("evaluate").addEventListener("click", evaluateGame);
-  $("record-file").addEventListener("change", (e) => { if (e.target.files[0]) loadRecord(e.target.files[0]); });
+  $("record-file").addEventListener("change", (e) => {
+    if (e.target.files[0]) loadRecord(e.target.files[0]);
+    e.target.value = "";                         // choosing the same file again loads it again
+  });
   $("record-game").addEventListener("change", (e) => openRecordGame(parseInt(e.target.value, 10)));
-  window.addEventListener("beforeunload", () => { if (state.game) navigator.sendBeacon && stopAnalysis(); });
+  window.addEventListener("beforeunload", stopAnalysis);
   setStatus("Start a new game");
   drawBoard({ board: Array(9).fill("........."), crown: "e5" });
-  newGame();
+  resumeOrNewGame();
 });
