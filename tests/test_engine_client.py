@@ -304,7 +304,7 @@ def test_readline_takes_a_waiting_line_at_once_and_checks_its_timeout():
     with EngineClient(_engine(HANDSHAKE), timeout=5) as client:
         client.send("isready")
         deadline = time.monotonic() + 5
-        while client._lines.empty() and time.monotonic() < deadline:
+        while client._inbox.lines.empty() and time.monotonic() < deadline:
             time.sleep(0.01)
         assert client.readline(timeout=0) == "readyok"  # 0: a line already waiting, no wait
         with pytest.raises(EngineError, match="no answer within 0 s"):
@@ -404,3 +404,30 @@ def _running(pid: int) -> bool:
         return open(f"/proc/{pid}/stat").read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_dropped_client_ends_its_engine():
+    # F66: the reader thread held the client, so a client dropped without quit() was never
+    # collected and its engine ran until this process ended. Now it ends with a ResourceWarning.
+    import gc
+    import os
+
+    client = EngineClient(_engine(HANDSHAKE), timeout=5)
+    pid = client._process.pid
+    with pytest.warns(ResourceWarning, match="left running"):
+        del client
+        gc.collect()
+    with pytest.raises(ProcessLookupError):  # ended and reaped
+        os.kill(pid, 0)
+
+
+def test_a_closed_client_warns_nothing_when_dropped():
+    import gc
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        client = EngineClient(_engine(HANDSHAKE), timeout=5)
+        client.quit()
+        del client
+        gc.collect()

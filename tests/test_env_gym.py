@@ -229,3 +229,34 @@ def test_an_opponent_spec_that_cannot_be_built_needs_a_reset(tmp_path):
 
 def random_action_text(position):
     return str(position.legal_moves()[0])
+
+
+def _children() -> set:
+    """The pids of this process's running children (Linux /proc)."""
+    import os
+
+    pids = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[1] == str(os.getpid()) and fields[0] != "Z":
+                pids.add(int(entry))
+    return pids
+
+
+def test_an_engine_opponent_is_closed_each_episode_and_at_close():
+    # F66: each reset() built a new engine agent and left the last one's process running (and
+    # close() did not close the last): a run of N episodes held N engine processes.
+    import sys
+
+    before = _children()
+    env = gym.make("rosen/Rosenkoenig-v0", opponent=f"engine:command={sys.executable} -m rosen engine,iterations=20")
+    for episode in range(3):
+        env.reset(seed=episode)
+        assert len(_children() - before) == 1
+    env.close()
+    assert not _children() - before

@@ -56,3 +56,18 @@ def legal_moves_of(position: Position) -> list:
     if not moves:
         raise InvalidArgumentError("position: the game is over, there is no move to choose", "position")
     return moves
+
+
+def close_agents(*agents: object) -> None:
+    """Give back what agents hold (an engine process): each one's ``close()``, if it has one, and
+    a kill of its engine if ``close()`` fails -- a broken engine must not keep the others open."""
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if close is None:
+            continue
+        try:
+            close()
+        except Exception:  # noqa: BLE001 - closing goes on to the next agent
+            kill = getattr(getattr(agent, "client", None), "kill", None)
+            if kill is not None:
+                kill()

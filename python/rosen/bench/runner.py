@@ -16,6 +16,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from ..agents.base import close_agents
 from ..agents.spec import KINDS, SEARCH_KINDS, AgentSpec, parse_agent_spec
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
 from ..search import iterations_per_second
@@ -155,17 +156,6 @@ def _measure(agent: Any, entry: SuitePosition, probe: Probe) -> None:
         probe.value_error = round(abs(probe.value - entry.value), 4)
 
 
-def _close(agent: Any) -> None:
-    close = getattr(agent, "close", None)
-    if close is not None:
-        try:
-            close()
-        except Exception:  # noqa: BLE001 - a broken engine must not end the run while closing
-            kill = getattr(getattr(agent, "client", None), "kill", None)
-            if kill is not None:
-                kill()
-
-
 def run_probes(config: str, suite: Suite, *, budgets: Sequence[int], budget_kind: str = "iterations",
                threads: Sequence[int] = (1,), seed: int = 0, timeout: float = DEFAULT_TIMEOUT,
                progress: Optional[Callable[[Probe], None]] = None) -> List[Probe]:
@@ -198,12 +188,12 @@ def _run_one(name: str, spec: AgentSpec, suite: Suite, budget: int, threads: int
                 probe.error = f"{type(exc).__name__}: {exc}"
                 probe.best_move = probe.solved = None
                 if agent is not None:
-                    _close(agent)
+                    close_agents(agent)
                 agent = None
             yield probe
     finally:
         if agent is not None:
-            _close(agent)
+            close_agents(agent)
 
 
 __all__: Sequence[str] = ("BUDGET_KINDS", "DEFAULT_TIMEOUT", "Probe", "budget_spec", "parse_budgets", "parse_config",

@@ -19,6 +19,8 @@ import signal
 import subprocess
 import threading
 import time
+import warnings
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -117,11 +119,13 @@ class EngineClient:
                                              start_new_session=os.name == "posix")
         except OSError as exc:
             raise EngineError(f"engine: cannot start {self.command[0]!r}: {exc.strerror or exc}") from None
-        self._lines: "queue.Queue[Any]" = queue.Queue()  # lines, then None (the end) or _TOO_LONG
-        self._queued_bytes = 0
-        self._room = threading.Condition()  # the reader waits on it while READ_AHEAD_BYTES are queued
-        self._closed = False
-        self._reader = threading.Thread(target=self._read_stdout, name="engine-client-reader", daemon=True)
+        self._inbox = _Inbox()
+        # The reader holds the pipe and the inbox, never the client: a client dropped without
+        # quit() or kill() is collected like any object, and its finalizer ends the engine (F66:
+        # an environment that built one an episode kept every engine running until it exited).
+        self._finalizer = weakref.finalize(self, _abandoned, self._process, self._inbox, self.command[0])
+        self._reader = threading.Thread(target=_read_stdout, args=(self._process.stdout, self._inbox),
+                                        name="engine-client-reader", daemon=True)
         self._reader.start()
         self.id: Dict[str, str] = {}
         self.options: Dict[str, str] = {}
@@ -137,36 +141,6 @@ class EngineClient:
             raise
 
     # -- plumbing ------------------------------------------------------------------------------
-
-    def _read_stdout(self) -> None:
-        stdout = self._process.stdout
-        assert stdout is not None
-        try:
-            while True:
-                raw = stdout.readline(MAX_LINE_BYTES + 1)
-                if not raw:
-                    break
-                if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-                    self._put(_TOO_LONG)  # the reader stops: the engine is broken
-                    return
-                if not self._put(raw.decode("utf-8", errors="replace").rstrip("\r\n")):
-                    return
-        except (OSError, ValueError):  # the pipe closed under the read (quit, kill): the end of output
-            pass
-        self._put(None)
-
-    def _put(self, item: Any) -> bool:
-        """Queue ``item`` for the caller, waiting while the read-ahead is full; False once the
-        client is closed (nobody will read it)."""
-        size = _held(item)
-        with self._room:
-            while self._queued_bytes > READ_AHEAD_BYTES and not self._closed:
-                self._room.wait(0.1)
-            if self._closed:
-                return False
-            self._queued_bytes += size
-        self._lines.put(item)
-        return True
 
     def send(self, line: str) -> None:
         """Write one command line (a newline is added) and flush it."""
@@ -195,18 +169,19 @@ class EngineClient:
         of output or for a line too long. A wait <= 0 is a deadline already past: queue.Empty,
         even with lines waiting (an engine that talks on must not outlast its deadline), unless
         ``poll`` asks for a line already waiting (``readline(timeout=0)``)."""
+        inbox = self._inbox
         if wait > 0:
-            line = self._lines.get(timeout=wait)
+            line = inbox.lines.get(timeout=wait)
         elif poll:
-            line = self._lines.get_nowait()
+            line = inbox.lines.get_nowait()
         else:
             raise queue.Empty
         if isinstance(line, str):
-            with self._room:
-                self._queued_bytes -= _held(line)
-                self._room.notify()
+            with inbox.room:
+                inbox.queued_bytes -= _held(line)
+                inbox.room.notify()
         if line is None or line is _TOO_LONG:
-            self._lines.put(line)  # later reads see it too
+            inbox.lines.put(line)  # later reads see it too
             if line is _TOO_LONG:
                 raise EngineError(f"engine: {self.command[0]} wrote a line longer than {MAX_LINE_BYTES} bytes")
             raise EngineError(f"engine: {self.command[0]} closed its output ({self._exit_status()})")
@@ -407,26 +382,9 @@ class EngineClient:
         except subprocess.TimeoutExpired:
             return "still running"
 
-    def _kill_group(self) -> None:
-        # The engine's own children (POSIX): the process group the engine leads, whether it is still
-        # running or not. Nothing is left there after a clean exit (ProcessLookupError).
-        if os.name == "posix":
-            try:
-                os.killpg(self._process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-
     def _close_pipes(self) -> None:
-        self._kill_group()  # a child still holding stdout would block its close (the reader is in it)
-        with self._room:  # the reader stops waiting to hand lines over
-            self._closed = True
-            self._room.notify()
-        for pipe in (self._process.stdin, self._process.stdout):
-            try:
-                if pipe is not None:
-                    pipe.close()
-            except OSError:
-                pass
+        _close_pipes(self._process, self._inbox)
+        self._finalizer.detach()
 
     @property
     def returncode(self) -> Optional[int]:
@@ -470,6 +428,82 @@ def check_timeout(value: Any, *, zero: bool = False) -> float:
     if not (above_low and value <= MAX_TIMEOUT):  # false for NaN too
         raise InvalidArgumentError(f"{expected}, got {value!r}", "timeout")
     return float(value)
+
+
+class _Inbox:
+    """The lines the reader thread hands to the client: a queue of lines, then None (the end) or
+    _TOO_LONG, and the read-ahead bound (the reader waits on ``room`` while READ_AHEAD_BYTES are
+    queued)."""
+
+    def __init__(self) -> None:
+        self.lines: "queue.Queue[Any]" = queue.Queue()
+        self.queued_bytes = 0
+        self.room = threading.Condition()
+        self.closed = False
+
+    def put(self, item: Any) -> bool:
+        """Queue ``item``, waiting while the read-ahead is full; False once the client is closed
+        (nobody will read it)."""
+        size = _held(item)
+        with self.room:
+            while self.queued_bytes > READ_AHEAD_BYTES and not self.closed:
+                self.room.wait(0.1)
+            if self.closed:
+                return False
+            self.queued_bytes += size
+        self.lines.put(item)
+        return True
+
+    def close(self) -> None:
+        with self.room:  # the reader stops waiting to hand lines over
+            self.closed = True
+            self.room.notify()
+
+
+def _read_stdout(stdout: Any, inbox: _Inbox) -> None:
+    """The reader thread: the engine's output, line by line, into ``inbox``."""
+    try:
+        while True:
+            raw = stdout.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                inbox.put(_TOO_LONG)  # the reader stops: the engine is broken
+                return
+            if not inbox.put(raw.decode("utf-8", errors="replace").rstrip("\r\n")):
+                return
+    except (OSError, ValueError):  # the pipe closed under the read (quit, kill): the end of output
+        pass
+    inbox.put(None)
+
+
+def _close_pipes(process: "subprocess.Popen[bytes]", inbox: _Inbox) -> None:
+    # The engine's own children (POSIX) first: the process group the engine leads, whether it is
+    # still running or not (nothing is left there after a clean exit: ProcessLookupError). A child
+    # still holding stdout would block its close (the reader is in it).
+    if os.name == "posix":
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    inbox.close()
+    for pipe in (process.stdin, process.stdout):
+        try:
+            if pipe is not None:
+                pipe.close()
+        except OSError:
+            pass
+
+
+def _abandoned(process: "subprocess.Popen[bytes]", inbox: _Inbox, name: str) -> None:
+    """The finalizer of a client dropped (or left at exit) without quit() or kill(): the engine
+    ends with it, as an unclosed file is closed, and a ResourceWarning says so."""
+    if process.poll() is None:
+        warnings.warn(f"engine {name!r} (pid {process.pid}) was left running; it is killed (use quit() or "
+                      f"'with EngineClient(...)')", ResourceWarning, stacklevel=2)
+        process.kill()
+        process.wait()
+    _close_pipes(process, inbox)
 
 
 def _held(item: Any) -> int:

@@ -35,6 +35,7 @@ require_extra(__name__, "rl", "gymnasium")
 import gymnasium  # after the check, which names the extra
 
 from .. import _core
+from ..agents.base import close_agents
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..encoding import action_index
 from ..errors import ArgumentTypeError, InvalidArgumentError, check_choice, check_int, check_real
@@ -90,6 +91,10 @@ class RosenkoenigEnv(gymnasium.Env):
         self._view = self._learner
         with self._needs_reset_on_failure():
             if self._spec is not None:
+                # The last episode's agent gives its resource (an engine process) back first: the
+                # env built it, so the env closes it (F66: one engine a reset was left running).
+                close_agents(self._agent)
+                self._agent = None
                 self._agent = self._spec.build(self._single.game.deal_seed % 2**31)
             if self._agent is not None:
                 self._agent.reset()
@@ -123,6 +128,14 @@ class RosenkoenigEnv(gymnasium.Env):
 
     def render(self) -> Optional[str]:
         return self._single.render(self.render_mode)
+
+    def close(self) -> None:
+        """Close the opponent the env built from a spec (an engine agent's process); an agent or a
+        callable passed in is the caller's to close."""
+        if self._spec is not None:
+            close_agents(self._agent)
+            self._agent = None
+        super().close()
 
     # -- the opponent ------------------------------------------------------------------------------
 

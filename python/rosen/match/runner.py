@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from .. import _json
+from ..agents.base import close_agents
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..errors import MAX_SEED, ArgumentTypeError, InvalidArgumentError, check_choice, check_int, check_players
 from .game import GameRecord, MoveObserver, SideStats, _mix, play_game
@@ -197,25 +198,17 @@ def play_pair(a: AgentSpec, b: AgentSpec, *, seed: int, pair: int, players: int 
         try:  # built inside, so that the first agent (an engine process) is closed if the second fails
             white = white_spec.build(white_seed)
         except BaseException:
-            _close(red)
+            close_agents(red)
             raise
         try:
             rec = play_game(red, white, seed=deal, players=players, reshuffle=reshuffle,
                             red_name=str(red_spec), white_name=str(white_spec), on_move=on_move)
         finally:
-            _close(red, white)
+            close_agents(red, white)
         rec.extra = {"game": game, "pair": pair, "a_colour": "red" if a_red else "white",
                      "agent_seeds": {"a": seed_a, "b": seed_b}}
         records.append(rec)
     return records[0], records[1]
-
-
-def _close(*agents) -> None:
-    """Agents that hold a resource (an engine process) give it back after their game."""
-    for agent in agents:
-        close = getattr(agent, "close", None)
-        if close is not None:
-            close()
 
 
 def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, players: int = 2,
@@ -247,7 +240,7 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
     check_choice("reshuffle", reshuffle, ("eager", "lazy"))
     for name, spec in (("a", spec_a), ("b", spec_b)):
         try:
-            _close(spec.build(0))  # fail now (a bad option, an engine that will not start), not in a worker
+            close_agents(spec.build(0))  # fail now (a bad option, an engine that will not start), not in a worker
         except ValueError as exc:
             raise InvalidArgumentError(f"{name}: {exc}", name) from None
 
