@@ -52,7 +52,7 @@ def test_contest_commands(capsys):
     (["attack", "3332", "--dice-cards", "6"], "--dice-cards: expected card values 1..5 such as '3,5', got '6'"),
     (["attack", "3332", "--defender-cards", "6"], "--defender-cards: expected card values 1..5 such as '3,5', got '6'"),
     (["tournament", "--players", "9"], "--players: expected 2..6, got 9"),
-    (["tournament", "--champion", "0"], "--champion: expected 1..2, got 0"),
+    (["tournament", "--champion", "3"], "--champion: expected 0..2, got 3"),
 ])
 def test_bad_input_exits_2_with_a_message_naming_the_option(capsys, argv, message):
     code, out, err = run(capsys, "lovagok", *argv)

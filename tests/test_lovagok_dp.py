@@ -95,3 +95,30 @@ def test_strength_matches_reference_on_every_small_roll():
             for cards in ((), (2,), (1, 5)):
                 got = lv.strength(faces, dice_cards=cards)
                 assert (got.size, got.value, got.further or 0) == ref.ref_result(faces, cards)
+
+
+@pytest.mark.parametrize("utility", [lv.beat_utility("3332"), random_utility(5)])
+def test_choices_do_not_depend_on_the_utilitys_scale_or_offset(utility):
+    # Ties were an absolute 1e-13: below it every choice was a "tie", so the solver never re-rolled
+    # (u * 1e-13: 0.19 instead of 0.60), and rounding noise of an offset utility (u + 1e4) broke
+    # exact ties against the documented rule. The value is an expectation of the utility, so the
+    # optimal policy is invariant under u -> a u + b (a > 0); the solver's must be too.
+    import itertools
+
+    u = np.asarray(utility, dtype=float)
+    base = lv.Solver(u, max_rerolls=2)
+    for a, b in ((1e-13, 0.0), (1e-300, 0.0), (1.0, 1e4), (1e9, -3.0)):
+        other = lv.Solver(a * u + b, max_rerolls=2)
+        assert other.value(rerolls=2) == pytest.approx(a * base.value(rerolls=2) + b, rel=1e-9, abs=1e-9 * a)
+        assert np.abs(other.distribution(rerolls=2) - base.distribution(rerolls=2)).max() < 1e-12
+        for n in range(1, 7):
+            for roll in itertools.combinations_with_replacement("123456", n):
+                for r in (1, 2):
+                    assert other.best_keep("".join(roll), r) == base.best_keep("".join(roll), r), (a, b, roll, r)
+
+
+def test_ties_go_to_stopping_then_most_dice_then_lowest_faces():
+    # docs/lovagok.md: keep the 4, not the 5 (both 1/36); keep 111 rather than 222 (equal values).
+    two = lv.advise("3332", "145", rerolls_left=1).options[:2]
+    assert [o.keep for o in two] == [(4,), (5,)] and two[0].probability == two[1].probability
+    assert lv.advise("3332", "111222", rerolls_left=1).best.keep == (1, 1, 1)

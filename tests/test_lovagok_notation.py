@@ -182,8 +182,8 @@ def test_bad_rerolls_left_and_utility_and_contests():
         lv.Solver([Decimal("sNaN")] + [0] * (lv.NUM_RESULTS - 1))  # a signalling NaN will not become a float
     with raises(InvalidArgumentError, "players", "players: expected 2..6, got 7"):
         lv.tournament(7)
-    with raises(InvalidArgumentError, "champion", "champion: expected 1..2, got 0"):
-        lv.tournament(3, champion=0)
+    with raises(InvalidArgumentError, "champion", "champion: expected 0..2, got -1"):
+        lv.tournament(3, champion=-1)
     with raises(InvalidArgumentError, "model", "model: expected 'lead' or 'win', got 'greedy'"):
         lv.tournament(3, model="greedy")
     with raises(InvalidArgumentError, "dice_cards", "dice_cards: expected 3 card sets (one per player), got 2"):

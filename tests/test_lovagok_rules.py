@@ -199,6 +199,13 @@ def test_L11_champion_improves_its_holders_chances():
     assert champ.p_win[0] < plain.p_win[0]
 
 
+def test_L3_an_organiser_holding_the_champion_still_has_three_rerolls():
+    # L3: three re-rolls "for the organiser; a player holding the Champion": not six, not refused.
+    plain, own = lv.tournament(3), lv.tournament(3, champion=0)
+    assert own.rerolls == plain.rerolls == (3, 2, 2)
+    assert own.p_win == pytest.approx(plain.p_win, abs=0)
+
+
 def test_L12_toppling_the_king_is_beating_55551():
     assert lv.topple_king() == lv.p_beat("55551", rerolls=2)
     assert 0 < lv.topple_king() < lv.topple_king(dice_cards=(5,)) < 1

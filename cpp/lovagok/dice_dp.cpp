@@ -1,6 +1,7 @@
 #include "lovagok/dice_dp.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace rosen::lovagok {
@@ -8,6 +9,12 @@ namespace rosen::lovagok {
 void DiceDP::solve(const double* utility, unsigned cards_mask, int max_rerolls) {
     const DiceStates& ds = DiceStates::get();
     std::copy(utility, utility + kNumResults, utility_.begin());
+    // Every value is an expectation of utilities, so its rounding noise scales with the largest
+    // one: an absolute 1e-13 called every choice a tie for utilities below it (the solver then
+    // never re-rolled) and let noise, not the tie rule, decide for large or offset ones.
+    double largest = 0.0;
+    for (double u : utility_) largest = std::max(largest, std::abs(u));
+    const double tie = kTie * largest;
     cards_ = cards_mask;
     max_rerolls_ = max_rerolls;
     for (int r = 0; r <= max_rerolls; ++r) {
@@ -21,7 +28,7 @@ void DiceDP::solve(const double* utility, unsigned cards_mask, int max_rerolls) 
                 const int n = ds.size(s);
                 for (const std::int16_t* k = ds.keeps_begin(s); k != ds.keeps_end(s); ++k) {
                     const double x = w_prev[*k * 7 + n - ds.size(*k)];
-                    if (x > val + kTie) { val = x; choice = *k; }
+                    if (x > val + tie) { val = x; choice = *k; }
                 }
             }
             v[s] = val;

@@ -5,8 +5,10 @@
 // |S| - |K| dice: W_{r-1}(K, |S| - |K|). W_r(K, m) is the expectation of V_r over rolling m dice
 // onto K. An attempt with D dice and R re-rolls is worth W_R(empty, D).
 //
-// Ties (within kTie) go to stopping, then to the keep with the most dice (then the highest
-// faces), so the policy, and with it the distribution of final results, is deterministic.
+// Ties -- values within kTie times the utility's largest magnitude, so that scaling the utility or
+// adding a constant to it changes no choice -- go to stopping, then to the keep with the most dice,
+// then to the lowest faces (the most 1s, then the most 2s, ...), so the policy, and with it the
+// distribution of final results, is deterministic.
 #pragma once
 
 #include <array>
@@ -18,7 +20,7 @@
 namespace rosen::lovagok {
 
 inline constexpr int kMaxRerolls = 3;
-inline constexpr double kTie = 1e-13;
+inline constexpr double kTie = 1e-13;  // relative to max |utility|
 
 class DiceDP {
 public:

@@ -87,7 +87,8 @@ DiceStates::DiceStates() : index_(7 * 7 * 7 * 7 * 7, -1) {
                             if (sub == c) continue;  // keeping everything is stopping, not a re-roll
                             subs.push_back(index_[key_of(sub)]);
                         }
-        // Larger state index = more dice kept (and among equals, later in lexicographic order).
+        // Larger state index = more dice kept (and among equals, later in lexicographic order of the
+        // counts of 1s, 2s, ...: the lowest faces first).
         std::sort(subs.begin(), subs.end(), [](std::int16_t x, std::int16_t y) { return x > y; });
         keeps_.insert(keeps_.end(), subs.begin(), subs.end());
     }

@@ -94,7 +94,7 @@ class Tournament:
                  dice_cards: Optional[Sequence[CardsLike]] = None, model: str = "lead") -> None:
         self.players = players = check_int("players", players, 2, 6)
         if champion is not None:
-            champion = check_int("champion", champion, 1, players - 1)
+            champion = check_int("champion", champion, 0, players - 1)  # L3: the organiser may hold it too
         check_choice("model", model, TOURNAMENT_MODELS)
         if dice_cards is None:
             dice_cards = [()] * players

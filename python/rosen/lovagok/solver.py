@@ -147,10 +147,11 @@ class Solver:
         best_counts = self._core.best_keep(counts, r)
         best_keep = None if best_counts is None else faces_of(best_counts)
         best = next(o for o in options if o.keep == best_keep)
-        # Best first, then by value; rounding makes float noise a tie, and the stable sort keeps
-        # the engine's tie order (stop, then most dice kept).
+        # Best first, then by value; rounding (relative to the utility's scale, as the engine's tie
+        # is) makes float noise a tie, and the stable sort keeps the engine's tie order.
         options.remove(best)
-        options.sort(key=lambda o: -round(o.probability, 12))
+        scale = float(np.abs(self._utility).max()) or 1.0
+        options.sort(key=lambda o: -round(o.probability / scale, 12))
         options.insert(0, best)
         return Advice(roll=faces, rerolls_left=r, best=best, options=tuple(options))
 
