@@ -480,6 +480,35 @@ def test_hash_too_small_for_threads_is_refused(eng):
     eng.send("setoption name Threads value 64")
     lines = eng.send("setoption name Hash value 1")
     assert "Hash" in lines[0] and eng.engine.option("Hash") == 32
+    # The other way round the refused option is Threads, and the error names it (it named Hash).
+    eng.send("setoption name Threads value 1", "setoption name Hash value 1")
+    lines = eng.send("setoption name Threads value 64")
+    assert lines[0].startswith("info string error: Threads: 64 threads need a larger Hash")
+    assert eng.engine.option("Threads") == 1
+
+
+def test_isready_is_answered_while_bench_runs(eng):
+    # F68: bench ran on the input thread and held isready for the whole bench.
+    start = len(eng.sink.lines)
+    assert eng.send("bench", "isready") == ["readyok"]
+    assert eng.engine.searching  # the bench still runs
+    assert eng.engine.wait(60)
+    out = eng.sink.lines[start:]
+    assert out[0] == "readyok" and out[-1].startswith("nodes ") and " signature " in out[-1]
+    assert eng.send("isready") == ["readyok"]
+
+
+def test_evalfile_keeps_the_whitespace_inside_a_path(eng, tmp_path):
+    # F68: the words were rejoined with single spaces, so 'a  b\tc.npz' named 'a b c.npz'.
+    import shutil
+
+    from rosen.learning import builtin_network_path
+
+    path = tmp_path / "net dir" / "a  b\tc.npz"
+    path.parent.mkdir()
+    shutil.copy(builtin_network_path(), path)
+    assert eng.send(f"setoption name EvalFile value {path}  ") == []
+    assert eng.engine.option("EvalFile") == str(path)
 
 
 def test_option_names_and_values_ignore_case(eng):

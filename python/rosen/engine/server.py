@@ -24,6 +24,7 @@ True
 """
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import deque
@@ -101,15 +102,16 @@ class Engine:
             return True
         command = words[0].lower()
         if command in _AT_ONCE:
-            return self._carry_out(words)
+            return self._carry_out(line)
         with self._order:
             if self._backlog or (self._busy and command in _NEED_IDLE):
                 self._backlog.append((line, self._stops))
                 return True
-            return self._carry_out(words)
+            return self._carry_out(line)
 
-    def _carry_out(self, words: List[str], stops: Optional[int] = None) -> bool:
-        """One command now; ``stops``: the `stop` count when a backlog line was read."""
+    def _carry_out(self, line: str, stops: Optional[int] = None) -> bool:
+        """One command line now; ``stops``: the `stop` count when a backlog line was read."""
+        words = line.split()
         command, args = words[0].lower(), words[1:]
         try:
             if command in _NO_ARGUMENTS and args:
@@ -123,6 +125,8 @@ class Engine:
                                            f"{', '.join(sorted([*self._commands, 'quit']))})", "command")
             if command == "go":
                 self._go(args, stops)
+            elif command == "setoption":
+                self._setoption(args, line)
             else:
                 action(args)
         except Exception as exc:  # noqa: BLE001 - no input may end the session
@@ -134,7 +138,7 @@ class Engine:
         ``_order`` held, once a search has written its bestmove)."""
         while self._backlog and not self._busy:
             line, stops = self._backlog.popleft()
-            self._carry_out(line.split(), stops)
+            self._carry_out(line, stops)
 
     def serve(self, stream: BinaryIO) -> int:
         """Read commands from a byte stream until `quit` or its end; returns the exit status.
@@ -245,18 +249,29 @@ class Engine:
     def _isready(self, args: List[str]) -> None:
         self._send("readyok")
 
-    def _setoption(self, args: List[str]) -> None:
+    def _setoption(self, args: List[str], line: Optional[str] = None) -> None:
         lowered = [a.lower() for a in args]
         if len(args) < 2 or lowered[0] != "name" or "value" not in lowered:
             raise InvalidArgumentError("setoption: expected 'setoption name <name> value <value>'", "setoption")
         split = lowered.index("value")
         name, value = " ".join(args[1:split]), " ".join(args[split + 1:])
+        if line is not None:
+            # The value is the rest of the line as written, less the whitespace around it: a path
+            # with two spaces or a tab inside names that file (rejoined words named another, F68).
+            value_word = list(re.finditer(r"\S+", line))[split + 1]  # the `value` word (args is words[1:])
+            value = line[value_word.end():].strip()
         option = find_option(name)
         parsed = option.parse(value)
         if option.name in ("Threads", "Hash"):
             threads = parsed if option.name == "Threads" else self._options["Threads"]
             mib = parsed if option.name == "Hash" else self._options["Hash"]
-            hash_tree_size(int(mib), int(threads))  # raises if the pair cannot work
+            try:
+                hash_tree_size(int(mib), int(threads))  # raises if the pair cannot work
+            except InvalidArgumentError as exc:
+                if option.name == "Hash":
+                    raise
+                # The option refused is the one being set (PROTOCOL.md: the error names it).
+                raise InvalidArgumentError(f"Threads: {threads} threads need a larger Hash ({exc})", "Threads") from None
         if option.name == "EvalFile":
             eval_file_evaluator(str(parsed))  # a bad file is refused now, not at the next `go`
         self._options[option.name] = parsed
@@ -319,9 +334,21 @@ class Engine:
         self.stop_search()
 
     def _bench(self, args: List[str]) -> None:
+        # On a thread of its own, as a search is: on the input thread it held `isready` (and every
+        # command) for the whole bench (F68). Commands that need the engine idle wait behind it.
+        self._busy = True
+        self._infinite = False
+        self._thread = threading.Thread(target=self._bench_main, name="rosen-bench", daemon=True)
+        self._thread.start()
+
+    def _bench_main(self) -> None:
         from .bench import run_bench
 
-        self._send(*run_bench())
+        try:
+            lines = list(run_bench())
+        except Exception as exc:  # noqa: BLE001 - the engine stays up, and idle
+            lines = [_error_line(exc)]
+        self._finish(*lines)
 
     # -- search --------------------------------------------------------------------------------
 
