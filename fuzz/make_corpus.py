@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-import shutil
+import re
 import struct
 import sys
 
@@ -20,10 +20,18 @@ import numpy as np  # noqa: E402
 import rosen  # noqa: E402
 
 
+GENERATED_NAME = re.compile(r"[0-9a-f]{16}")
+
+
 def write(target: str, items) -> None:
     folder = os.path.join(HERE, "corpus", target)
-    shutil.rmtree(folder, ignore_errors=True)
-    os.makedirs(folder)
+    os.makedirs(folder, exist_ok=True)
+    # Only the generated seeds (named by their hash) are replaced: a named seed is a finding's
+    # reproducer (fuzz/corpus/<target>/<finding id>), some of them found by the fuzzer itself, and
+    # stays (rmtree of the folder once deleted F2 and F4).
+    for name in os.listdir(folder):
+        if GENERATED_NAME.fullmatch(name):
+            os.remove(os.path.join(folder, name))
     seen = set()
     for data in items:
         if data in seen:

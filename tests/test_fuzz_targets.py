@@ -82,3 +82,23 @@ def test_runner_refuses_an_interpreter_without_atheris(tmp_path):
     assert "pip install atheris" in proc.stderr
     assert "fuzzing" not in proc.stdout
     assert os.path.exists(findings) == existed
+
+
+def test_make_corpus_reproduces_the_committed_corpus_and_keeps_named_seeds(tmp_path):
+    # docs/reliability.md: "rewrite the seed corpora" with make_corpus.py. It removed the whole
+    # folder, so the fuzzer-found reproducers F2 and F4 (named seeds it does not generate) were
+    # deleted, and the committed search seeds had gone stale (its FIELDS grew).
+    import filecmp
+    import shutil
+    import subprocess
+
+    shutil.copytree(FUZZ, tmp_path / "fuzz", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(os.path.join(ROOT, "tests", "golden"), tmp_path / "tests" / "golden")
+    subprocess.run([sys.executable, str(tmp_path / "fuzz" / "make_corpus.py")], check=True, capture_output=True)
+    for target in TARGETS:
+        committed = os.path.join(FUZZ, "corpus", target)
+        written = tmp_path / "fuzz" / "corpus" / target
+        assert sorted(os.listdir(written)) == sorted(os.listdir(committed)), target
+        match, mismatch, errors = filecmp.cmpfiles(committed, written, os.listdir(committed), shallow=False)
+        assert not mismatch and not errors, (target, mismatch, errors)
+    assert (tmp_path / "fuzz" / "corpus" / "search" / "F2-exploration-1e39").exists()
