@@ -138,6 +138,10 @@ def test_a_faulty_engine_fails_one_position_and_the_run_goes_on(small, tmp_path,
     assert code == 1  # reported, not hidden
     captured = capsys.readouterr()
     assert "2/3" in captured.out and words in captured.err
+    counter.unlink()  # --quiet drops the progress, not the failure: its position and error still show
+    assert main(["bench", spec, "--positions", "3", "--iterations", "10", "--timeout", "1", "--quiet"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and words in err[0] and " threads=1 " in err[0]  # config, budget, position: error
 
 
 def test_bad_budgets_and_specs_are_named():
@@ -188,6 +192,7 @@ def test_a_bare_expectimax_takes_the_probes_time():
     (["--csv", "no/such/dir/x.csv"], "--csv: cannot write"),
     (["--csv-summary", "."], "--csv-summary: cannot write"),
     (["--plot", "picture"], "--plot: expected an image file name"),
+    (["--json", "-", "--csv", "-"], "--csv: --json and --csv cannot both write to standard output"),
 ])
 def test_cli_errors_are_one_line(argv, words, capsys):
     assert main(["bench", *argv, "--quiet"]) == 2

@@ -78,6 +78,7 @@ def test_bestmove_and_go_round_trip():
     for go in (GoArgs(nodes=500), GoArgs(movetime=100, infinite=True),
                GoArgs(p1time=1000, p2time=2000, p1inc=10, p2inc=20), GoArgs()):
         assert parse_go(go.format().split()[1:]) == go
+        assert parse_go(go.format()) == go  # the whole line, as the docs' round trip says
 
 
 def test_a_search_result_as_the_engine_reports_it_parses_to_the_search_apis_words():

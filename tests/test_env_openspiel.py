@@ -105,6 +105,13 @@ def test_the_observation_tensor_is_the_encoder_from_each_chair(players):
     planes = game.make_py_observer(params={"layout": "planes"})
     planes.set_from(state, mover)
     assert np.array_equal(planes.dict["observation"], rosen.encode(state.position).astype(np.float32))
+    flat = game.make_py_observer()
+    flat.set_from(state, mover)
+    # docs/rl.md names every piece (it once left out encoder v2's five)
+    assert {k: v.shape for k, v in flat.dict.items()} == {
+        "hand": (4, 24), "discard": (24,), "pile": (24,), "own_token": (9, 9), "opponent_token": (9, 9),
+        "crown": (9, 9), "heroes": (4,), "public": (7,), "score": (3,), "largest": (2,), "tokens": (2,),
+        "gain": (48,), "threat": (24,)}
 
 
 def test_openspiels_mcts_bot_plays_it():

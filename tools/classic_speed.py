@@ -44,7 +44,7 @@ def measure(make, pos, repeat):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--repeat", type=int, default=20,
                         help="runs of each alpha-beta search, median taken (default 20)")
     args = parser.parse_args()

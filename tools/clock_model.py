@@ -93,11 +93,12 @@ def _clock_use(positions: list, base_ms: int, inc_ms: int) -> tuple:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, choices=(2, 4), default=2)
-    parser.add_argument("--games", type=positive, default=60)
-    parser.add_argument("--iterations", type=positive, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser.add_argument("--players", type=int, choices=(2, 4), default=2, help="players (default 2)")
+    parser.add_argument("--games", type=positive, default=60, help="self-play games measured (default 60)")
+    parser.add_argument("--iterations", type=positive, default=1000,
+                        help="search iterations a move in those games (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's deal seed (default 0)")
     parser.add_argument("--per-token", type=float, default=None,
                         help="simulate the clocks with this ratio instead of the clock module's")
     args = parser.parse_args(argv)

@@ -26,7 +26,7 @@ enum class RewardKind : uint8_t {
 
 // Whose values the implicit minimax backups carry (minimax_values_of below resolves Auto).
 enum class MinimaxValues : uint8_t {
-    Auto,     // the measured best for the search: Network in the 2-player game with a network, else Static
+    Auto,     // the measured best for the search: Network in every search with a network (2 and 4 players), else Static
     Static,   // the static evaluation of every child as it is expanded (evaluator.h, child_rewards)
     Network,  // the network's value of each node when it is first evaluated; only children visited so far count
 };

@@ -48,7 +48,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--csv", metavar="FILE", help="write one CSV row per search ('-': standard output)")
     p.add_argument("--csv-summary", metavar="FILE", help="write one CSV row per configuration, budget and threads")
     p.add_argument("--plot", metavar="FILE.png", help="draw depth, solve rate and nps charts (needs rosen[plot])")
-    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on standard error (a failed search is still reported there, with its position)")
     p.add_argument("--signature", action="store_true",
                    help="run the engine protocol's deterministic bench instead and print its signature")
     p.set_defaults(run=run)
@@ -76,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
         from ..engine.bench import run_bench
         print("\n".join(run_bench()))
         return 0
+    if args.json == "-" and args.csv == "-":
+        raise InvalidArgumentError("csv: --json and --csv cannot both write to standard output ('-'); "
+                                   "give one of them a file", "csv")
     if args.agent and args.compare:
         raise InvalidArgumentError("agent: give one configuration or --compare A B, not both", "agent")
     configs = list(args.compare) if args.compare else [args.agent or "mcts"]
@@ -106,11 +110,10 @@ def run(args: argparse.Namespace) -> int:
 
     def progress(probe) -> None:
         if not args.quiet:
-            mark = "!" if probe.error else "."
-            print(mark, end="", file=sys.stderr, flush=True)
-            if probe.error:
-                print(f"\n{probe.config} {kind}={probe.budget} threads={probe.threads} {probe.position}: "
-                      f"{probe.error}", file=sys.stderr)
+            print("!" if probe.error else ".", end="", file=sys.stderr, flush=True)
+        if probe.error:  # with --quiet too: the exit status alone would not say which search failed
+            print(f"{'' if args.quiet else chr(10)}{probe.config} {kind}={probe.budget} threads={probe.threads} "
+                  f"{probe.position}: {probe.error}", file=sys.stderr)
 
     probes = []
     for config in configs:

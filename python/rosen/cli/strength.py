@@ -44,7 +44,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="directory of the JSON lines, one file per point plus ladder.jsonl (default rosen-strength)")
     p.add_argument("--plot", metavar="FILE.png", help="draw Elo against budget with 95%% error bars")
     p.add_argument("--json", metavar="FILE", help="write the points as JSON ('-': standard output)")
-    p.add_argument("--progress", choices=("on", "off"), default="on", help="a line per finished pair on stderr (default on)")
+    p.add_argument("--progress", choices=("on", "off"), default="on",
+                   help="a status line on stderr, rewritten after each finished pair, and a line per finished "
+                        "point (default on)")
     p.set_defaults(run=run)
 
 

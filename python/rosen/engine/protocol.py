@@ -323,8 +323,13 @@ GO_NUMBERS = {"nodes": (1, MAX_NODES), "movetime": (1, MAX_MS), "p1time": (0, MA
 _CLOCK_NUMBERS = ("p1time", "p2time", "p1inc", "p2inc")
 
 
-def parse_go(args: Sequence[str]) -> GoArgs:
-    """The arguments of ``go`` (the words after it), in any order."""
+def parse_go(args: Union[str, Sequence[str]]) -> GoArgs:
+    """The arguments of ``go`` in any order: the words after it, or the whole line as text (so that
+    ``parse_go(g.format()) == g``; a string was once read letter by letter)."""
+    if isinstance(args, str):
+        args = args.split()
+        if args and args[0].lower() == "go":
+            args = args[1:]
     values: Dict[str, object] = {}
     i = 0
     while i < len(args):
