@@ -78,6 +78,7 @@ def main(argv=None) -> int:
         page.wait_for_function("() => document.getElementById('an-stats')?.textContent.includes('done')",
                                timeout=30_000)
         page.wait_for_timeout(300)
+        page.evaluate("window.scrollTo(0, 0)")  # the clicks above scrolled the side panel
         page.screenshot(path=str(out / "web-analyse.png"))
         browser.close()
     print(f"wrote {out}/web-play.png, web-end.png, web-analyse.png")

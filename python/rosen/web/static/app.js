@@ -282,7 +282,7 @@ function drawActions(p, active) {
 
 // The hands, the actions and the table serve both tabs: they move to the panel shown.
 function placeSharedPanels(tab) {
-  let after = tab === "play" ? $("new-game") : $("position-panel");
+  let after = tab === "play" ? $("new-game") : $("search-panel");
   for (const id of ["hands", "actions", "game-info"]) { after.after($(id)); after = $(id); }
 }
 
