@@ -263,6 +263,9 @@ def poke(name, index, value):
     (poke("w1", (3, 100), np.nan), "w1", "non-finite weight"),
     (poke("bm", 0, np.inf), "bm", "non-finite weight"),
     (put("margin_scale", np.array(np.nan, np.float32)), "margin_scale", "non-finite"),
+    # a sign-flipped or zero margin head (F70): no trainer writes one, and the search would read it
+    (put("margin_scale", np.array(-50, np.float32)), "margin_scale", "expected a scale > 0, got -50"),
+    (put("margin_scale", np.array(0, np.float32)), "margin_scale", "expected a scale > 0, got 0"),
     (put("format", np.array("rosen-network")), "format", "expected 'rosen-net', got 'rosen-network'"),
     (put("format", np.array(1)), "format", "expected a str"),
     (put("format_version", np.array(2)), "format_version", "expected 1 .*, got 2"),

@@ -9,10 +9,12 @@ framework. A row of a run (docs/selfplay.md) becomes one sample:
     policy_weight float32     the row's ``weight`` (0 for recorded cheap searches: they teach
                               the value, not the policy), 0 as well if a row has no visits
     value      int64          0 win, 1 draw, 2 loss for the mover's colour (from ``result``)
-    searched_value float32    the search's win probability at the row, mover's view (``root_value``;
-                              NaN without a search): a second, less noisy value target
+    searched_value float32    the search's root value at the row, mover's view (``root_value``: a win
+                              probability under the default reward; NaN without a search): a second,
+                              less noisy value target
     margin     float32        the mover's colour's final margin (R11), in points
-    game       int64          a key unique to the game across every run loaded
+    game       uint64         the game's key: its deal seed (the same in every run loaded, in any
+                              order: the split by game keys on it)
 
 Errors name ``data`` (the command line's ``--data``).
 """
@@ -76,9 +78,11 @@ def _data_error(message: str) -> InvalidArgumentError:
 _TARGET_COLUMNS = ("game", "legal", "visits", "result", "weight", "root_value", "final_margin")
 
 
-def from_rows(rows: Dict[str, np.ndarray], run: int = 0) -> TrainingData:
-    """The samples of one run's rows (a dict of columns, as ``load_dir(...).rows``). ``run``
-    numbers the run, so that game ``i`` of two runs are two games (keys ``run * 2**32 + i``)."""
+def from_rows(rows: Dict[str, np.ndarray], run: int = 0, deals: Any = None) -> TrainingData:
+    """The samples of one run's rows (a dict of columns, as ``load_dir(...).rows``). ``deals``:
+    the run's deal seeds by game index (``{g["game"]: g["seed"] for g in load_dir(...).games}``),
+    the games' keys. Without them the key is ``run * 2**32 + i`` (game ``i`` of run number
+    ``run``), which names a game only within one call's list of runs."""
     if not isinstance(rows, Mapping):
         raise ArgumentTypeError(f"data: expected a mapping of columns, got {type(rows).__name__}", "data")
     missing = [name for name in _TARGET_COLUMNS if name not in rows]
@@ -98,6 +102,18 @@ def from_rows(rows: Dict[str, np.ndarray], run: int = 0) -> TrainingData:
     game = np.asarray(rows["game"], dtype=np.int64)
     if game.size and (game.min() < 0 or game.max() >= 2**32):
         raise _data_error("game indices must be in 0..2**32-1")
+    if deals is None:
+        key = game.astype(np.uint64) + np.uint64(run) * np.uint64(2**32)
+    else:
+        index = np.fromiter(deals.keys(), dtype=np.int64, count=len(deals))
+        lut = np.zeros(int(index.max(initial=-1)) + 1, dtype=np.uint64)
+        known = np.zeros(len(lut), dtype=bool)
+        lut[index] = np.fromiter((int(s) for s in deals.values()), dtype=np.uint64, count=len(deals))
+        known[index] = True
+        if game.size and (game.max() >= len(lut) or not known[game].all()):
+            missing = int(game[(game >= len(lut)) | ~known[np.minimum(game, len(lut) - 1)]][0])
+            raise _data_error(f"row of game {missing}: the game is not in the run's game records")
+        key = lut[game]
     return TrainingData(
         features=encode(rows, layout="flat"),
         legal=legal,
@@ -106,7 +122,7 @@ def from_rows(rows: Dict[str, np.ndarray], run: int = 0) -> TrainingData:
         value=value,
         searched_value=np.asarray(rows["root_value"], dtype=np.float32),
         margin=np.asarray(rows["final_margin"], dtype=np.float32),
-        game=game + np.int64(run) * 2**32,
+        game=key,
     )
 
 
@@ -135,7 +151,7 @@ def load_training_data(dirs: Sequence[Any]) -> TrainingData:
         if batch.num_rows == 0:
             raise _data_error(f"{os.fspath(d)!r} holds no rows")
         try:
-            parts.append(from_rows(batch.rows, run))
+            parts.append(from_rows(batch.rows, run, {g["game"]: g["seed"] for g in batch.games}))
         except RosenError as exc:  # a damaged row: say which run it is in
             detail = str(exc)[len("data: "):] if exc.field == "data" else str(exc)
             raise _data_error(f"{os.fspath(d)!r}: {detail}") from None
@@ -143,20 +159,34 @@ def load_training_data(dirs: Sequence[Any]) -> TrainingData:
                            for name in TrainingData.__dataclass_fields__})
 
 
-def split_by_game(data: TrainingData, val_fraction: float, seed: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Row indices (train, held-out): a share ``val_fraction`` of the *games* (at least one when
-    the share is above 0) is held out, every row of a game on the same side. The games are drawn
-    by a generator seeded from ``seed`` over the sorted game keys, so the split depends on the
-    games (the runs, in the order given) and the seed only, never on the order of the rows."""
+def game_draw(keys: np.ndarray) -> np.ndarray:
+    """A fixed number in [0, 1) for each game key (SplitMix64's finaliser): the split's draw."""
+    z = np.asarray(keys, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    with np.errstate(over="ignore"):
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return (z >> np.uint64(11)).astype(np.float64) / float(2**53)
+
+
+def split_by_game(data: TrainingData, val_fraction: float) -> Tuple[np.ndarray, np.ndarray]:
+    """Row indices (train, held-out): the games whose draw (:func:`game_draw` of the key, the
+    deal seed) is below ``val_fraction`` are held out (at least one when the share is above 0),
+    every row of a game on the same side. The draw is the game's own, so a game is on the same
+    side in every training with that share, whatever the runs, their order or the seed: a
+    network trained on a game never meets it again as held-out data (a seeded shuffle of keys
+    numbered by run position put up to half of ``--init``'s training games in the next held-out
+    set)."""
     val_fraction = check_real("val_fraction", val_fraction, 0.0, 0.9)
-    seed = check_int("seed", seed, 0, 2**63 - 1)
     games = np.unique(data.game)
-    held = 0 if val_fraction == 0 else max(1, int(round(val_fraction * len(games))))
-    if held >= len(games):
+    draw = game_draw(games)
+    held = draw < val_fraction
+    if val_fraction > 0 and not held.any() and len(games):
+        held[np.argmin(draw)] = True
+    if held.all():
         raise InvalidArgumentError(f"val_fraction: {len(games)} game(s) cannot be split into training and held-out "
                                    "games; add data or use --val-fraction 0", "val_fraction")
-    order = np.random.default_rng([seed, 0x5EED]).permutation(len(games))
-    is_held = np.isin(data.game, games[order[:held]])
+    is_held = np.isin(data.game, games[held])
     return np.flatnonzero(~is_held), np.flatnonzero(is_held)
 
 

@@ -188,6 +188,8 @@ def _check(arrays: Mapping[str, Any], source: str, strict: bool) -> Network:
             raise _error(name, f"expected shape {_shape_text(shape)}, got {_shape_text(weights[name].shape)}", source)
         if not np.all(np.isfinite(weights[name])):
             raise _error(name, "non-finite weight (NaN or infinity)", source)
+    if not float(np.float32(weights["margin_scale"])) > 0:  # a sign-flipped or zero margin head: none is written
+        raise _error("margin_scale", f"expected a scale > 0, got {float(weights['margin_scale']):g}", source)
     frozen = {}
     for name in WEIGHTS:
         if name == "margin_scale":

@@ -206,12 +206,12 @@ def train(data: TrainingData, config: Optional[TrainConfig] = None, *, init: Opt
     if len(data) == 0:
         raise InvalidArgumentError("data: no rows to train on", "data")
     torch.set_num_threads(config.threads)
-    train_index, heldout_index = split_by_game(data, config.val_fraction, config.seed)
+    train_index, heldout_index = split_by_game(data, config.val_fraction)
     train_data, heldout = data.take(train_index), data.take(heldout_index)
     torch.manual_seed(config.seed)
     model = Model(config.hidden)
     if init is not None:
-        load_into(model, init)
+        load_into(model, init, config.margin_scale)
     optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     rng = np.random.default_rng([config.seed, 0xA06])
     curves: Dict[str, Any] = {"epochs": [], "train": {h: [] for h in HEADS}, "heldout": {h: [] for h in HEADS},
@@ -303,15 +303,20 @@ def read_network_arrays(path: Any, field: str = "init") -> Dict[str, np.ndarray]
         raise InvalidArgumentError(f"{field}: {os.fspath(path)!r}: {exc}", field) from None  # an entry of it
 
 
-def load_into(model: Model, arrays: Dict[str, np.ndarray]) -> None:
-    """Copy a network file's weights (:func:`read_network_arrays`) into ``model``; the hidden sizes must agree."""
+def load_into(model: Model, arrays: Dict[str, np.ndarray], margin_scale: Optional[float] = None) -> None:
+    """Copy a network file's weights (:func:`read_network_arrays`) into ``model``; the hidden sizes must agree.
+    With ``margin_scale`` (the training's) other than the file's, the margin head is rescaled so
+    that the network still predicts the same margins: the model's margin output is in units of
+    the training's scale (it once kept the file's weights, and so halved or doubled every margin)."""
     if tuple(int(h) for h in arrays["hidden"]) != model.hidden:
         raise InvalidArgumentError(f"hidden: the initial network has hidden sizes {tuple(arrays['hidden'].tolist())}, "
                                    f"not {model.hidden}", "hidden")
+    factor = 1.0 if margin_scale is None else float(arrays["margin_scale"]) / float(margin_scale)
     with torch.no_grad():
         for layer, w, b in _LAYERS:
-            getattr(model, layer).weight.copy_(torch.from_numpy(arrays[w]))
-            getattr(model, layer).bias.copy_(torch.from_numpy(arrays[b]))
+            scale = factor if layer == "margin" else 1.0
+            getattr(model, layer).weight.copy_(torch.from_numpy(arrays[w]) * scale)
+            getattr(model, layer).bias.copy_(torch.from_numpy(arrays[b]) * scale)
 
 
 def plot_curves(curves: Dict[str, Any], path: Any) -> None:
