@@ -25,7 +25,8 @@ def timed(fn):
 
 
 def main(argv=None) -> int:
-    argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split())).parse_args(argv)  # --help; no options
+    description = " ".join(__doc__.split("\n\n")[0].split())
+    argparse.ArgumentParser(description=description).parse_args(argv)  # --help; no options
     try:
         import ray  # the rosen[ray] extra, for the last figure: checked before the others run
     except ImportError:

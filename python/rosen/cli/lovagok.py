@@ -119,7 +119,8 @@ def add_parser(subparsers) -> None:
     p = sub.add_parser("tournament", help="each player's chance to win a tournament (L11)")
     p.add_argument("--players", type=int, default=3, help="players, 2..6, the organiser first (default 3)")
     p.add_argument("--champion", type=int, default=None,
-                   help="seat of the Champion holder, 0..players-1 (0, the organiser, has three re-rolls either way, L3)")
+                   help="seat of the Champion holder, 0..players-1 (0, the organiser, has three re-rolls "
+                        "either way, L3)")
     p.add_argument("--model", choices=lv.TOURNAMENT_MODELS, default="lead",
                    help="what later players play for: lead (take the lead, the default) or win (win the tournament)")
     p.set_defaults(lovagok_action=_tournament)

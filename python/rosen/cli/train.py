@@ -34,7 +34,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--weight-decay", type=float, default=1e-4, help="AdamW weight decay (default 1e-4)")
     p.add_argument("--val-fraction", type=float, default=0.1,
                    help="share of the games held out to measure generalisation (default 0.1; 0: none)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the weights, the split, the order and the symmetries")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the weights, the order and the symmetries (the held-out games depend on the games alone)")
     p.add_argument("--margin-scale", type=float, default=None,
                    help="the margin head predicts final_margin / scale (default 50, or --init's)")
     p.add_argument("--value-search-weight", type=float, default=0.0, metavar="W",
