@@ -193,6 +193,7 @@ def test_a_bare_expectimax_takes_the_probes_time():
     (["--csv-summary", "."], "--csv-summary: cannot write"),
     (["--plot", "picture"], "--plot: expected an image file name"),
     (["--json", "-", "--csv", "-"], "--csv: --json and --csv cannot both write to standard output"),
+    (["--json", "-", "--csv-summary", "-"], "--csv-summary: --json and --csv-summary cannot both write"),
 ])
 def test_cli_errors_are_one_line(argv, words, capsys):
     assert main(["bench", *argv, "--quiet"]) == 2

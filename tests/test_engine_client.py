@@ -431,3 +431,32 @@ def test_a_closed_client_warns_nothing_when_dropped():
         client.quit()
         del client
         gc.collect()
+
+
+def test_a_forked_child_leaves_the_parents_engine_alone(tmp_path):
+    # The finalizer also runs at a forked child's exit: it killed the parent's engine (the child
+    # saw it as its own) and then hung on a pipe whose lock the parent's reader held at the fork.
+    import subprocess
+    import sys
+
+    script = tmp_path / "fork.py"
+    script.write_text(f"""
+import os, sys, time
+from rosen.engine.client import EngineClient
+client = EngineClient({_engine(HANDSHAKE)!r}, timeout=5)
+pid = os.fork()
+if pid == 0:
+    sys.exit(0)
+deadline = time.monotonic() + 10
+while os.waitpid(pid, os.WNOHANG) == (0, 0):
+    if time.monotonic() > deadline:
+        os.kill(pid, 9)
+        print("child hung")
+        sys.exit(1)
+    time.sleep(0.02)
+client.send("isready")
+print(client.readline(), client.returncode)
+client.quit()
+""")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["readyok", "None"], (out.stdout, out.stderr)

@@ -496,6 +496,17 @@ def test_isready_is_answered_while_bench_runs(eng):
     out = eng.sink.lines[start:]
     assert out[0] == "readyok" and out[-1].startswith("nodes ") and " signature " in out[-1]
     assert eng.send("isready") == ["readyok"]
+    # `stop` has nothing to stop in a bench: it does not hold the input either, and a `go` read
+    # before it still starts stopped, with its bestmove.
+    eng.send("position startpos seed 1")
+    start = len(eng.sink.lines)
+    assert eng.send("bench", "go nodes 1000000", "stop", "isready") == ["readyok"]
+    assert eng.engine.searching
+    assert eng.engine.wait(60)
+    out = eng.sink.lines[start:]
+    bench_end = next(i for i, line in enumerate(out) if line.startswith("nodes "))
+    assert out[-1].startswith("bestmove") and bench_end < len(out) - 1
+    assert sum(line.startswith("bestmove") for line in out) == 1
 
 
 def test_evalfile_keeps_the_whitespace_inside_a_path(eng, tmp_path):

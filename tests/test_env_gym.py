@@ -253,10 +253,16 @@ def test_an_engine_opponent_is_closed_each_episode_and_at_close():
     # close() did not close the last): a run of N episodes held N engine processes.
     import sys
 
+    import warnings
+
     before = _children()
     env = gym.make("rosen/Rosenkoenig-v0", opponent=f"engine:command={sys.executable} -m rosen engine,iterations=20")
-    for episode in range(3):
-        env.reset(seed=episode)
-        assert len(_children() - before) == 1
-    env.close()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for episode in range(3):
+            env.reset(seed=episode)
+            assert len(_children() - before) == 1
+        env.close()
     assert not _children() - before
+    # The env closed them: a dropped client's finalizer (the safety net) would have warned.
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]

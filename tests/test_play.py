@@ -94,10 +94,6 @@ def test_typed_draw_card_is_refused(monkeypatch, capsys):
     (["--search-seed", "-1"], "--search-seed"),
     (["--level", "0"], "--level: expected 1..20, got 0"), (["--level", "21"], "--level: expected 1..20, got 21"),
     (["--level", "5", "--engine", "greedy"], "--level: only for the default engine"),
-    # the spec carries its own budget and network: these were dropped without a word
-    (["--engine", "greedy", "--iterations", "100"], "--iterations: only for the default engine"),
-    (["--engine", "greedy", "--time-ms", "100"], "--time-ms: only for the default engine"),
-    (["--engine", "greedy", "--evaluator", "none"], "--evaluator: only for the default engine"),
 ])
 def test_bad_arguments_exit_2_naming_the_option(argv, needle, monkeypatch, capsys):
     code, out = run_play(monkeypatch, capsys, argv, "quit\n")

@@ -231,16 +231,18 @@ def test_a_late_answer_to_an_earlier_new_game_is_dropped(page):
 # --- the page under an impatient user and a failing server (docs/reliability.md, F65) ------------
 
 # Wraps the page's `api` so that chosen requests answer late or fail: rules are [method, path part,
-# delay ms, error message or null, how many times]; the request itself is sent at once.
+# delay ms, error message or null, how many times, and optionally "sent": the request reaches the
+# server but its answer is lost, as when a connection drops]. Otherwise a request that answers
+# late is sent at once, and one that fails is not sent.
 FAULTY_API = """(rules) => {
     const real = api;
     window.api = async (method, path, body) => {
         const rule = rules.find((r) => r[4] > 0 && method === r[0] && path.includes(r[1]));
         if (!rule) return real(method, path, body);
         rule[4] -= 1;
-        const answer = rule[3] === null ? real(method, path, body) : null;
+        const answer = rule[3] === null || rule[5] === "sent" ? real(method, path, body) : null;
         await new Promise((r) => setTimeout(r, rule[2]));
-        if (rule[3] !== null) throw new Error(rule[3]);
+        if (rule[3] !== null) { if (answer) await answer.catch(() => {}); throw new Error(rule[3]); }
         return answer;
     };
 }"""
@@ -414,3 +416,72 @@ def test_moves_by_keyboard(page):
     page.keyboard.press(" ")
     idle(page)
     assert page.evaluate("state.game.history.length") == 5
+
+
+def test_an_engine_move_whose_answer_was_lost_is_picked_up(page):
+    # The server moved, but the answer never came (a dropped connection): the page asked the
+    # server again from its stale view ("r is not an engine seat") on every Retry, for ever.
+    start_game(page, seed=3)
+    page.evaluate(FAULTY_API, [["POST", "/engine", 0, "Failed to fetch", 1, "sent"]])
+    page.locator("#hands .hand[data-seat=r] svg.card.legal").first.click()
+    page.wait_for_function("() => state.game.history.length === 3 && !state.busy && !state.looping")
+    assert page.inner_text("#status") == "Your move: Red" and page.locator("#retry-engine").is_hidden()
+
+
+def test_a_reload_while_the_engine_thinks_waits_for_its_move(page):
+    # After the reload the old search still held the game (409 "already thinking"): the page showed
+    # "has not moved", and Retry failed for good.
+    start_game(page, seed=3)
+    page.evaluate("document.getElementById('new-game').open = true")
+    page.select_option("#budget", "time_ms")
+    page.fill("#amount", "1500")
+    old = page.evaluate("state.game.id")
+    page.click("#start")
+    page.wait_for_function("(old) => state.game.id !== old && !state.busy && !state.looping", arg=old)
+    page.locator("#hands .hand[data-seat=r] svg.card.legal").first.click()
+    page.wait_for_selector("#status .thinking")
+    page.reload()
+    page.wait_for_function("() => state.game && state.game.history.length === 3 && !state.busy && !state.looping")
+    assert page.inner_text("#status") == "Your move: Red" and page.locator("#retry-engine").is_hidden()
+
+
+def test_a_late_analysis_answer_leaves_the_play_tab_alone(page):
+    # It reset the Hero toggle of the Play tab (still drawn pressed): a hero click played a plain card.
+    start_game(page, seed=9)
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    page.evaluate(FAULTY_API, [["POST", "/api/position", 1000, None, 1]])
+    page.locator("#board .target").first.click()
+    page.click("#tab-play")
+    page.click("#hero-toggle")
+    page.wait_for_timeout(1500)
+    assert page.evaluate("state.hero") and page.get_attribute("#hero-toggle", "aria-pressed") == "true"
+
+
+def test_a_refused_new_game_keeps_the_game_shown(page, server):
+    # The shown game was deleted before the new one was asked for: a refused request left the page
+    # on a game the server no longer had.
+    import json
+    import urllib.request
+
+    start_game(page, seed=5)
+    game = page.evaluate("state.game.id")
+    page.evaluate("document.getElementById('new-game').open = true")
+    page.select_option("#budget", "time_ms")
+    page.fill("#amount", "100000")
+    page.click("#start")
+    page.wait_for_selector("#message:not([hidden])")
+    assert "time_ms" in page.inner_text("#message") and page.evaluate("state.game.id") == game
+    with urllib.request.urlopen(f"{server}/api/games/{game}") as r:
+        assert json.load(r)["id"] == game
+
+
+def test_entering_analyse_leaves_no_play_card_live(page):
+    # The hands moved to the Analyse panel with the Play tab's handlers until the analysis's view
+    # came: a click there played in the real game.
+    start_game(page, seed=3)
+    page.evaluate(FAULTY_API, [["POST", "/api/position", 1500, None, 1]])
+    page.click("#to-analyse")
+    assert page.locator("#hands svg.card").count() == 0 and page.locator("#board .target").count() == 0
+    page.wait_for_function("() => state.an.view !== null")
+    assert page.evaluate("state.game.history.length") == 1

@@ -46,7 +46,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--per-position", action="store_true", help="also print one line per search")
     p.add_argument("--json", metavar="FILE", help="write the whole report as JSON ('-': standard output)")
     p.add_argument("--csv", metavar="FILE", help="write one CSV row per search ('-': standard output)")
-    p.add_argument("--csv-summary", metavar="FILE", help="write one CSV row per configuration, budget and threads")
+    p.add_argument("--csv-summary", metavar="FILE",
+                   help="write one CSV row per configuration, budget and threads ('-': standard output)")
     p.add_argument("--plot", metavar="FILE.png", help="draw depth, solve rate and nps charts (needs rosen[plot])")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on standard error (a failed search is still reported there, with its position)")
@@ -77,9 +78,11 @@ def run(args: argparse.Namespace) -> int:
         from ..engine.bench import run_bench
         print("\n".join(run_bench()))
         return 0
-    if args.json == "-" and args.csv == "-":
-        raise InvalidArgumentError("csv: --json and --csv cannot both write to standard output ('-'); "
-                                   "give one of them a file", "csv")
+    to_stdout = [name for name in ("json", "csv", "csv_summary") if getattr(args, name) == "-"]
+    if len(to_stdout) > 1:  # two reports on one stdout would be neither
+        options = " and ".join("--" + name.replace("_", "-") for name in to_stdout)
+        raise InvalidArgumentError(f"{to_stdout[-1]}: {options} cannot {'both' if len(to_stdout) == 2 else 'all'} "
+                                   f"write to standard output ('-'); give all but one a file", to_stdout[-1])
     if args.agent and args.compare:
         raise InvalidArgumentError("agent: give one configuration or --compare A B, not both", "agent")
     configs = list(args.compare) if args.compare else [args.agent or "mcts"]
@@ -127,8 +130,7 @@ def run(args: argparse.Namespace) -> int:
     aggregates = aggregate(probes)
     depth_rows = time_to_depth(probes, depths)
     diffs = compare(probes, configs[0], configs[1]) if args.compare else []
-    to_stdout = "-" in (args.json, args.csv)
-    if not to_stdout:
+    if not to_stdout:  # a report on standard output is the whole of it
         print(f"suite {suite.path}: {len(suite.positions)} positions; budget {kind}")
         if args.per_position:
             print(probe_table(probes) + "\n")

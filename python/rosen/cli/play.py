@@ -16,7 +16,7 @@ from ..agents import Agent, HumanAgent, LevelAgent, MCTSAgent, QuitGame, parse_a
 from ..engine.strength import STRENGTH_MAX, strength_iterations
 from ..errors import InvalidArgumentError, check_int
 from ..match import play_game, replay
-from ..search import AUTO_EVALUATOR, search
+from ..search import search
 from . import _args
 
 
@@ -31,7 +31,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     _args.add_rules(p)
     p.add_argument("--engine", metavar="SPEC",
                    help="the opponent as an agent spec, e.g. greedy or engine:command=...,iterations=2000 "
-                        "(default: mcts with the budget and the evaluator above)")
+                        "(default: mcts with the budget and the evaluator above, which with --engine size the "
+                        "'hint' search only)")
     p.add_argument("--level", type=int, default=STRENGTH_MAX,
                    help=f"the default engine's level, 1..{STRENGTH_MAX} (default {STRENGTH_MAX}, full strength): as "
                         "the engine protocol's Strength, below 20 it searches at most about 8 * 1.5**level "
@@ -48,13 +49,6 @@ def make_engine(args: argparse.Namespace) -> Agent:
         if level != STRENGTH_MAX:
             raise InvalidArgumentError("--level: only for the default engine; an engine: spec takes strength=N",
                                        "level")
-        # The spec carries its own budget and network: these options would be dropped unseen.
-        for option, given in (("--iterations", args.iterations is not None), ("--time-ms", bool(args.time_ms)),
-                              ("--evaluator", args.evaluator != AUTO_EVALUATOR)):
-            if given:
-                raise InvalidArgumentError(f"{option}: only for the default engine; put the budget and the network "
-                                           f"in the --engine spec (e.g. mcts:iterations=2000,evaluator=builtin)",
-                                           option.lstrip("-").replace("-", "_"))
         try:
             return parse_agent_spec(args.engine).build(args.search_seed)
         except ValueError as exc:

@@ -123,7 +123,7 @@ class EngineClient:
         # The reader holds the pipe and the inbox, never the client: a client dropped without
         # quit() or kill() is collected like any object, and its finalizer ends the engine (F66:
         # an environment that built one an episode kept every engine running until it exited).
-        self._finalizer = weakref.finalize(self, _abandoned, self._process, self._inbox, self.command[0])
+        self._finalizer = weakref.finalize(self, _abandoned, self._process, self._inbox, self.command[0], os.getpid())
         self._reader = threading.Thread(target=_read_stdout, args=(self._process.stdout, self._inbox),
                                         name="engine-client-reader", daemon=True)
         self._reader.start()
@@ -495,12 +495,16 @@ def _close_pipes(process: "subprocess.Popen[bytes]", inbox: _Inbox) -> None:
             pass
 
 
-def _abandoned(process: "subprocess.Popen[bytes]", inbox: _Inbox, name: str) -> None:
+def _abandoned(process: "subprocess.Popen[bytes]", inbox: _Inbox, name: str, owner: int) -> None:
     """The finalizer of a client dropped (or left at exit) without quit() or kill(): the engine
-    ends with it, as an unclosed file is closed, and a ResourceWarning says so."""
+    ends with it, as an unclosed file is closed, and a ResourceWarning says so. Only in the
+    process that started the engine: a forked child's exit must not kill its parent's engine (nor
+    close a pipe whose lock the parent's reader held at the fork: that hung the child)."""
+    if os.getpid() != owner:
+        return
     if process.poll() is None:
         warnings.warn(f"engine {name!r} (pid {process.pid}) was left running; it is killed (use quit() or "
-                      f"'with EngineClient(...)')", ResourceWarning, stacklevel=2)
+                      f"'with EngineClient(...)')", ResourceWarning, stacklevel=1)
         process.kill()
         process.wait()
     _close_pipes(process, inbox)

@@ -77,6 +77,7 @@ class Engine:
         self._thread: Optional[threading.Thread] = None
         self._stop = threading.Event()
         self._busy = False  # from `go` until its bestmove is written
+        self._benching = False  # `bench` runs (on the search thread; nothing in it to stop)
         self._infinite = False
         # Commands run one at a time, in the order read: on the input thread, or, for the backlog,
         # on the search thread that has just written its bestmove.
@@ -331,12 +332,20 @@ class Engine:
         self._thread.start()
 
     def _stop_command(self, args: List[str]) -> None:
+        if self._benching:
+            # Nothing to stop: the `go`s waiting behind the bench still start stopped (the count),
+            # and input goes on meanwhile -- waiting for the bench held `isready` (F68).
+            with self._stop_lock:
+                self._stops += 1
+                self._stop.set()
+            return
         self.stop_search()
 
     def _bench(self, args: List[str]) -> None:
         # On a thread of its own, as a search is: on the input thread it held `isready` (and every
         # command) for the whole bench (F68). Commands that need the engine idle wait behind it.
         self._busy = True
+        self._benching = True
         self._infinite = False
         self._thread = threading.Thread(target=self._bench_main, name="rosen-bench", daemon=True)
         self._thread.start()
@@ -348,6 +357,7 @@ class Engine:
             lines = list(run_bench())
         except Exception as exc:  # noqa: BLE001 - the engine stays up, and idle
             lines = [_error_line(exc)]
+        self._benching = False
         self._finish(*lines)
 
     # -- search --------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ const state = {
   hero: false,         // the hero toggle
   busy: null,          // the id of the game whose request is in flight (the play tab)
   looping: false,      // the engine's loop runs
-  engineError: null,   // the id of the game whose engine move failed: the page offers Retry
+  engineError: null,   // {id, message}: that game's engine move failed; the page says why and offers Retry
   recordFor: null,     // the id of the game the Download link holds
   shownBoard: null,    // the board last drawn, to animate new tokens
   an: { fens: [], moves: [], winrates: [], ply: 0, wanted: 0, gen: 0, view: null, reshuffle: "eager", run: null, games: [] },
@@ -61,7 +61,11 @@ async function api(method, path, body) {
   if (body !== undefined) { options.body = JSON.stringify(body); options.headers["Content-Type"] = "application/json"; }
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  if (!response.ok) { const e = new Error(data.error || `HTTP ${response.status}`); e.field = data.field; throw e; }
+  if (!response.ok) {
+    const e = new Error(data.error || `HTTP ${response.status}`);
+    Object.assign(e, { field: data.field, status: response.status });
+    throw e;
+  }
   return data;
 }
 function showMessage(text) {
@@ -314,8 +318,10 @@ function renderGame() {
   drawScoreline(p);
   drawActions(p, human);
   const colour = p.colour_to_move;
-  const failed = game.engine_to_move && !p.is_terminal && state.engineError === game.id && !waiting;
+  const failed = game.engine_to_move && !p.is_terminal && !waiting && state.engineError !== null &&
+    state.engineError.id === game.id;
   $("retry-engine").hidden = !failed;
+  if (failed) showMessage(state.engineError.message);  // said again after a visit to the other tab
   if (p.is_terminal) setStatus(p.winner === "draw" ? "Game over: a draw" : `Game over: ${cap(p.winner)} wins`, p.winner === "draw" ? null : p.winner);
   else if (failed) setStatus(`Engine (${SEAT_NAME[p.turn]}) has not moved`, colour);
   else if (game.engine_to_move) setStatus(`Engine (${SEAT_NAME[p.turn]}) is thinking`, colour, true);
@@ -342,31 +348,41 @@ function wholeNumber(input, field, fallback) {
 async function newGame(event) {
   if (event) event.preventDefault();
   const form = $("new-game-form");
+  let body;
+  try { body = newGameBody(form); } catch (e) { showMessage(e.message); return; }  // the shown game stays
   const request = ++state.gameRequest;
   showMessage("");
   try {
-    const players = parseInt(form.players.value, 10);
-    const body = { players, reshuffle: form.reshuffle.value };
-    const seed = wholeNumber(form.seed, "seed", null);
-    if (seed !== null) body.seed = seed;
-    if (players === 2) {
-      const you = form.you.value;
-      body.engine_seats = you === "both" ? [] : you === "none" ? ["r", "w"] : [you === "r" ? "w" : "r"];
-    } else {
-      body.engine_seats = [...form.querySelectorAll("input[name=engine4]:checked")].map((i) => i.value);
-    }
-    body[form.budget.value] = wholeNumber(form.amount, form.budget.value);
-    body.level = parseInt(form.level.value, 10);
-    if (state.game) api("DELETE", `/api/games/${state.game.id}`).catch(() => {});
     const game = await api("POST", "/api/games", body);
     if (request !== state.gameRequest) {  // a later New game (or the page's first) was asked for meanwhile
       api("DELETE", `/api/games/${game.id}`).catch(() => {});
       return;
     }
+    // The game shown goes only now that its successor exists: a refused request left the page
+    // showing a game it had already deleted.
+    const old = state.game;
     startGame(game);
+    if (old && old.id !== game.id) api("DELETE", `/api/games/${old.id}`).catch(() => {});
     $("new-game").open = false;
     await engineLoop();
   } catch (e) { if (request === state.gameRequest) showMessage(e.message); }
+}
+
+// The request body of the New game form, or an error naming the field at fault.
+function newGameBody(form) {
+  const players = parseInt(form.players.value, 10);
+  const body = { players, reshuffle: form.reshuffle.value };
+  const seed = wholeNumber(form.seed, "seed", null);
+  if (seed !== null) body.seed = seed;
+  if (players === 2) {
+    const you = form.you.value;
+    body.engine_seats = you === "both" ? [] : you === "none" ? ["r", "w"] : [you === "r" ? "w" : "r"];
+  } else {
+    body.engine_seats = [...form.querySelectorAll("input[name=engine4]:checked")].map((i) => i.value);
+  }
+  body[form.budget.value] = wholeNumber(form.amount, form.budget.value);
+  body.level = parseInt(form.level.value, 10);
+  return body;
 }
 
 function startGame(game) {
@@ -407,9 +423,13 @@ async function playMove(move) {
   let moved = false;
   try {
     const answer = await api("POST", `/api/games/${game.id}/move`, { move });
-    if (isCurrent(game.id)) { state.game = answer; state.hero = false; showMessage(""); moved = true; }
+    if (isCurrent(game.id)) {
+      state.game = answer;
+      moved = true;
+      if (state.tab === "play") { state.hero = false; showMessage(""); }  // the other tab's toggle stays
+    }
   } catch (e) {
-    if (isCurrent(game.id)) showMessage(e.message);
+    if (isCurrent(game.id) && state.tab === "play") showMessage(e.message);
   } finally {
     if (state.busy === game.id) state.busy = null;
   }
@@ -436,12 +456,15 @@ async function engineTurns() {
     let answer = null;
     try {
       const started = Date.now();
-      answer = await api("POST", `/api/games/${id}/engine`);
+      answer = await engineMove(id);
       await sleep(Math.max(0, (DELAY * 3) / 4 - (Date.now() - started)));
     } catch (e) {
       // The game stays whole on the server: the page says why and offers Retry (a busy server, a
       // lost connection); the answer for a game no longer shown is dropped with its error.
-      if (isCurrent(id)) { state.engineError = id; showMessage(e.message); }
+      if (isCurrent(id)) {
+        state.engineError = { id, message: e.message };
+        if (state.tab === "play") showMessage(e.message);
+      }
     } finally {
       if (state.busy === id) state.busy = null;
     }
@@ -452,6 +475,25 @@ async function engineTurns() {
     await sleep(DELAY);                                       // let the crown's move be seen
   }
   if (isCurrent(id) && state.game.position.is_terminal) await fetchRecord(id);
+}
+
+// The engine's move in game `id`: the server's answer, or -- when the request failed -- the game
+// as the server has it, if the engine moved there all the same (a connection dropped after the
+// request; a search from before a reload still held the game: 409, so wait for its move).
+async function engineMove(id) {
+  const before = state.game.history.length;
+  try {
+    return await api("POST", `/api/games/${id}/engine`);
+  } catch (e) {
+    const deadline = Date.now() + 70_000;                    // longer than any engine budget (60 s)
+    for (;;) {
+      const fresh = await api("GET", `/api/games/${id}`).catch(() => null);
+      if (!fresh) throw e;
+      if (!fresh.engine_to_move || fresh.position.is_terminal || fresh.history.length !== before) return fresh;
+      if (e.status !== 409 || !isCurrent(id) || Date.now() > deadline) throw e;
+      await sleep(300);
+    }
+  }
 }
 
 function retryEngine() {
@@ -569,10 +611,9 @@ async function analysisMove(move) {
     an.fens = an.fens.slice(0, ply + 1).concat([view.fen]);
     an.moves = an.moves.slice(0, ply).concat([move]);
     an.winrates = an.winrates.slice(0, ply + 1).concat([null]);
-    state.hero = false;
-    showMessage("");
+    if (state.tab === "analyse") { state.hero = false; showMessage(""); }  // the other tab's toggle stays
     setView(view, ply + 1);
-  } catch (e) { if (gen === state.an.gen) showMessage(e.message); }
+  } catch (e) { if (gen === state.an.gen && state.tab === "analyse") showMessage(e.message); }
 }
 
 async function setPosition() {
@@ -720,6 +761,7 @@ function openRecordGame(i) {
 
 function showTab(tab) {
   stopAnalysis();                              // a search nobody sees would hold a slot and the CPU
+  if (state.tab === "analyse" && tab !== "analyse") state.an.gen += 1;  // its late answers are dropped
   state.tab = tab;
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === tab);
   $("play-panel").hidden = tab !== "play";
@@ -730,12 +772,23 @@ function showTab(tab) {
   state.shownBoard = null;
   $("scoreline").innerHTML = "";
   $("retry-engine").hidden = true;
+  inertSidePanels();                           // nothing of the other tab can be clicked meanwhile
   if (tab === "play") { if (state.game) renderGame(); else setStatus("Start a new game"); }
   else {
     if (state.an.view) renderAnalysis();
     else if (state.game) gameToAnalysis();
     else newDeal();
   }
+}
+
+// Until the shown tab's view is drawn (an answer away on the Analyse tab), the board's targets
+// and the shared panels must not act for the other tab: a card there once played in the game.
+function inertSidePanels() {
+  for (const node of document.querySelectorAll("#board .target, #board .target-area")) node.remove();
+  $("hands").innerHTML = "";
+  $("game-info").innerHTML = "";
+  for (const id of ["draw-button", "pass-button", "hero-toggle"]) $(id).disabled = true;
+  $("hint").textContent = "";
 }
 
 function gameToAnalysis() {
