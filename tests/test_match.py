@@ -4,6 +4,7 @@ import math
 import re
 import sys
 
+import numpy as np
 import pytest
 
 
@@ -31,35 +32,52 @@ def test_elo_of_known_scores():
 
 
 def test_trinomial_interval_by_hand():
-    # 6 wins, 2 draws, 2 losses: mean 0.7; variance (6*0.09 + 2*0.04 + 2*0.49)/10 = 0.16;
-    # half width 1.96 * sqrt(0.16/10) = 0.24792.
+    # 6 wins, 2 draws, 2 losses: mean 0.7. The variance has one pseudo-game in each cell,
+    # (7, 3, 3) over 13: centre (7 + 1.5)/13 = 0.653846, E[x^2] = (7 + 0.75)/13 = 0.596154,
+    # variance 0.596154 - 0.427515 = 0.168639; half width 1.96 * sqrt(0.168639/10) = 0.254524.
     est = trinomial_estimate(6, 2, 2)
     assert est.score == pytest.approx(0.7)
-    assert est.low == pytest.approx(0.7 - 0.247918, abs=1e-5)
-    assert est.high == pytest.approx(0.7 + 0.247918, abs=1e-5)
+    assert est.low == pytest.approx(0.7 - 0.254524, abs=1e-5)
+    assert est.high == pytest.approx(0.7 + 0.254524, abs=1e-5)
     assert est.elo == pytest.approx(147.19, abs=1e-2)
     assert est.elo_low < est.elo < est.elo_high
 
 
 def test_pentanomial_interval_by_hand():
-    # Pairs: 5 x DD (0.5 per game) and 5 x WW (1.0): mean 0.75, variance 0.0625, 10 pairs:
-    # half width 1.96 * sqrt(0.0625/10) = 0.154949.
+    # Pairs: 5 x DD (0.5 per game) and 5 x WW (1.0): mean 0.75 over 10 pairs. The variance has one
+    # pseudo-pair in each cell, (1, 1, 6, 1, 6) over 15: 0.097222 (as in the SPRT's by-hand
+    # test); half width 1.96 * sqrt(0.097222/10) = 0.193254.
     est = pentanomial_estimate((0, 0, 5, 0, 5))
     assert est.score == pytest.approx(0.75)
-    assert est.high - est.score == pytest.approx(0.154949, abs=1e-5)
+    assert est.high - est.score == pytest.approx(0.193254, abs=1e-5)
     assert pentanomial_estimate((0, 0, 1, 0, 1)).high == 1.0  # 0.75 + 0.346, clipped
 
 
-def test_a_clean_sweep_gets_a_wilson_interval_not_a_point():
-    # 100 pairs all won: Wilson lower bound n / (n + z^2) = 100 / 103.8415 = 0.963006.
+def test_a_clean_sweep_gets_an_interval_not_a_point():
+    # 100 pairs all won: the variance of (1, 1, 1, 1, 101) over 105 is 0.017290, so the lower end
+    # is 1 - 1.96 * sqrt(0.017290/100) = 0.974228; the upper end is exactly 1 (a rounding once
+    # put it at 1 - 1e-16, below the sweep's own +inf).
     est = pentanomial_estimate((0, 0, 0, 0, 100))
-    assert est.score == 1.0 and est.high == 1.0
-    assert est.low == pytest.approx(100 / (100 + 1.959964 ** 2), abs=1e-6)
-    assert est.elo_low == pytest.approx(elo_from_score(0.963006), abs=0.1)
+    assert est.score == 1.0 and est.high == 1.0 and est.elo_high == math.inf
+    assert est.low == pytest.approx(0.974228, abs=1e-6)
+    for pairs in range(1, 300):
+        assert pentanomial_estimate((0, 0, 0, 0, pairs)).high == 1.0
+        assert pentanomial_estimate((pairs, 0, 0, 0, 0)).low == 0.0
     lost = trinomial_estimate(0, 0, 50)
-    assert lost.low == 0.0 and lost.high == pytest.approx(1 - 50 / (50 + 1.959964 ** 2), abs=1e-6)
+    assert lost.low == 0.0 and lost.score == 0.0 and lost.elo_low == -math.inf
     even = pentanomial_estimate((0, 0, 40, 0, 0))  # every pair split: still not a point
     assert even.low < 0.5 < even.high
+
+
+def test_a_worse_result_never_gets_a_higher_lower_bound():
+    # The zero-variance fallback alone gave a near-sweep (99 WW, 1 WD) a lower bound above the
+    # sweep's, and 99 DD + 1 WD a far narrower interval than 100 DD's.
+    for n in (5, 20, 100, 400):
+        sweep = pentanomial_estimate((0, 0, 0, 0, n))
+        near = pentanomial_estimate((0, 0, 0, 1, n - 1))
+        assert near.low <= sweep.low and near.score <= sweep.score
+        even, off = pentanomial_estimate((0, 0, n, 0, 0)), pentanomial_estimate((0, 0, n - 1, 1, 0))
+        assert off.high - off.low >= 0.9 * (even.high - even.low)
 
 
 def test_pentanomial_counts():
@@ -69,11 +87,11 @@ def test_pentanomial_counts():
 
 
 def test_sprt_llr_by_hand():
-    # Counts (0, 0, 5, 0, 5) plus one pseudo-pair per cell: (1, 1, 6, 1, 6), N = 15,
-    # mean = (0.25 + 3 + 0.75 + 6) / 15 = 2/3, E[x^2] = (0.0625 + 1.5 + 0.5625 + 6) / 15 = 0.541667,
+    # Counts (0, 0, 5, 0, 5): N = 10 pairs, mean 0.75. The variance with one pseudo-pair per cell,
+    # (1, 1, 6, 1, 6) over 15: centre 2/3, E[x^2] = (0.0625 + 1.5 + 0.5625 + 6) / 15 = 0.541667,
     # var = 0.097222. s0 = 0.5, s1 = 1/(1 + 10**-0.025) = 0.514387;
-    # LLR = 15 * 0.014387 * (4/3 - 1.014387) / (2 * 0.097222) = 0.35399.
-    assert SPRT(0, 10).llr((0, 0, 5, 0, 5)) == pytest.approx(0.35399, abs=1e-4)
+    # LLR = 10 * 0.014387 * (1.5 - 1.014387) / (2 * 0.097222) = 0.359311.
+    assert SPRT(0, 10).llr((0, 0, 5, 0, 5)) == pytest.approx(0.359311, abs=1e-5)
     sprt = SPRT(0, 10)
     assert sprt.lower == pytest.approx(math.log(0.05 / 0.95))
     assert sprt.upper == pytest.approx(math.log(0.95 / 0.05))
@@ -93,6 +111,31 @@ def test_sprt_decisions_on_synthetic_data():
     assert SPRT(0, 50).decide((0, 0, 0, 0, 5)) is None
     assert sprt.decide((0, 0, 0, 0, 40)) == "H1"
     assert sprt.decide((40, 0, 0, 0, 0)) == "H0"
+    # The pseudo-pairs once entered the mean, pulling it to 0.5: with wide bounds the first pair
+    # decided against its own result (a WW pair accepted H0 at 0,600; an LL pair H1 at -600,0).
+    for elo1 in (600, 1000, 2000):
+        assert SPRT(0, elo1).decide((0, 0, 0, 0, 1)) != "H0"
+        assert SPRT(-elo1, 0).decide((1, 0, 0, 0, 0)) != "H1"
+    assert SPRT(0, 600).llr((0, 0, 0, 0, 1)) > 0 and SPRT(0, 600).llr((1, 0, 0, 0, 0)) < 0
+
+
+def test_sprt_error_rates_by_simulation():
+    # Wald's bounds hold the error rates near alpha and beta (5%) where the truth is elo0 or elo1.
+    rng = np.random.default_rng(7)
+    for elo0, elo1 in ((0, 20), (300, 400)):
+        sprt = SPRT(elo0, elo1)
+        for truth, wrong in ((elo0, "H1"), (elo1, "H0")):
+            p = score_from_elo(truth)
+            errors = 0
+            for _ in range(200):
+                counts = [0] * 5
+                for points in rng.binomial(2, p, size=20000):
+                    counts[2 * points] += 1
+                    decision = sprt.decide(counts)
+                    if decision:
+                        errors += decision == wrong
+                        break
+            assert errors / 200 < 0.11, (elo0, elo1, truth, errors)
 
 
 def test_sprt_arguments():

@@ -46,6 +46,17 @@ def test_resuming_keeps_finished_pairs_and_gives_the_same_match(tmp_path):
     assert [p.resumed for p in _ladder(tmp_path / "a", 8)] == [8, 8]
 
 
+def test_a_smaller_games_uses_the_first_games_and_keeps_the_rest(tmp_path):
+    # A rerun with a smaller --games cut the finished games beyond it from the file, unannounced.
+    (whole,) = _ladder(tmp_path, 8, budgets=(10,))
+    lines = open(whole.file).read().splitlines()
+    (part,) = _ladder(tmp_path, 4, budgets=(10,))
+    assert part.games == 4 and part.resumed == 4
+    assert open(whole.file).read().splitlines() == lines  # all 8 still there
+    (again,) = _ladder(tmp_path, 8, budgets=(10,))
+    assert again.resumed == 8 and (again.wins, again.losses) == (whole.wins, whole.losses)
+
+
 def test_a_run_killed_mid_line_resumes_from_its_complete_pairs(tmp_path):
     (point,) = _ladder(tmp_path, 4, budgets=(10,))
     text = open(point.file).read().splitlines()
@@ -66,6 +77,31 @@ def test_run_match_first_pair_plays_the_rest_of_a_match():
     whole = run_match("mcts:iterations=10", "random", games=6, seed=3)
     rest = run_match("mcts:iterations=10", "random", games=6, seed=3, first_pair=2, threads=2)
     assert [g.moves for g in rest.games] == [g.moves for g in whole.games[4:]]
+    # An SPRT over the resumed pairs alone would not be the match's test.
+    with pytest.raises(rosen.InvalidArgumentError, match="^sprt: cannot be combined with first_pair"):
+        run_match("random", "random", games=6, seed=3, first_pair=1, sprt=rosen.match.SPRT(0, 50))
+
+
+def test_the_plot_runs_an_open_interval_to_the_edge(tmp_path, monkeypatch):
+    # A point of +920 [+730, +inf] was drawn with no upper bar, as if its interval ended at +920.
+    from types import SimpleNamespace
+
+    from matplotlib.axes import Axes
+
+    from rosen.bench import plots
+
+    drawn = {}
+    real = Axes.errorbar
+
+    def spy(self, x, y, yerr=None, **kwargs):
+        drawn["yerr"] = yerr
+        return real(self, x, y, yerr=yerr, **kwargs)
+
+    monkeypatch.setattr(Axes, "errorbar", spy)
+    point = SimpleNamespace(config="mcts", budget=100, elo=920.0, elo_low=730.0, elo_high=math.inf)
+    plots.ladder_figure([point], "iterations", "mcts:iterations=10", str(tmp_path / "p.png"))
+    (low,), (high,) = drawn["yerr"]
+    assert low == pytest.approx(190.0) and high > 920
 
 
 def test_cli_runs_a_ladder_with_plot_and_json(tmp_path, capsys):

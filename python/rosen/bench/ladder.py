@@ -153,8 +153,11 @@ def run_point(config: str, budget_kind: str, budget: int, anchor: str, *, games:
     spec = str(budget_spec(config, budget_kind, budget))
     path = out / (point_name(spec, anchor) + ".jsonl")
     _adopt_legacy_file(path, spec, anchor, seed, players, reshuffle)
-    old = _load_games(path, spec, anchor, seed, players, reshuffle)[:games]
-    _rewrite(path, old)
+    # A smaller --games uses the first games of the file and keeps the rest on disk (they were cut
+    # from it once, with no word).
+    kept = _load_games(path, spec, anchor, seed, players, reshuffle)
+    _rewrite(path, kept)
+    old = kept[:games]
     result = MatchResult(a=spec, b=anchor, seed=seed, players=players, reshuffle=reshuffle, games=list(old))
     if len(old) < games:
         with open(path, "a", encoding="utf-8") as f:

@@ -82,17 +82,22 @@ def bench_figure(aggregates: Sequence[Any], budget_kind: str, path: str) -> None
 
 def ladder_figure(points: Sequence[Any], budget_kind: str, anchor: str, path: str) -> None:
     """Elo against the anchor by budget, one curve per configuration, 95% error bars. A point
-    whose Elo is infinite (a clean sweep) is drawn at its interval's finite end as a triangle."""
+    whose Elo is infinite (a clean sweep) is drawn at its interval's finite end as a triangle; an
+    interval open on one side (a score interval reaching 0% or 100%) has its bar run to the
+    plot's edge on that side."""
     plt = require_matplotlib()
     fig, ax = plt.subplots(figsize=(7, 4.6))
     curves: Dict[str, List[Any]] = {}
     for p in points:
         curves.setdefault(p.config, []).append(p)
+    shown = [v for p in points for v in (p.elo, p.elo_low, p.elo_high) if math.isfinite(v)] or [0.0]
     for config, rows in curves.items():
         rows = sorted(rows, key=lambda r: r.budget)
         finite = [r for r in rows if math.isfinite(r.elo)]
-        low = [r.elo - r.elo_low if math.isfinite(r.elo_low) else 0.0 for r in finite]
-        high = [r.elo_high - r.elo if math.isfinite(r.elo_high) else 0.0 for r in finite]
+        # An infinite end runs to the plot's edge, not left out (a missing bar read as a closed end).
+        edge = 10 * (max(shown) - min(shown) + 100)
+        low = [r.elo - r.elo_low if math.isfinite(r.elo_low) else edge for r in finite]
+        high = [r.elo_high - r.elo if math.isfinite(r.elo_high) else edge for r in finite]
         bar = ax.errorbar([r.budget for r in finite], [r.elo for r in finite], yerr=[low, high], fmt="o-",
                           capsize=3, label=config)
         for r in rows:
@@ -100,6 +105,8 @@ def ladder_figure(points: Sequence[Any], budget_kind: str, anchor: str, path: st
                 bound = r.elo_low if r.elo > 0 else r.elo_high
                 ax.plot([r.budget], [bound], "^" if r.elo > 0 else "v", color=bar[0].get_color())
     ax.axhline(0, color="grey", lw=0.8)
+    pad = 0.08 * (max(shown) - min(shown) + 50)
+    ax.set_ylim(min(shown + [0.0]) - pad, max(shown + [0.0]) + pad)  # the finite ends; open bars run off it
     unit = "iterations" if budget_kind == "iterations" else "milliseconds"
     ax.set(xscale="log", xlabel=f"budget ({unit} per move)", ylabel=f"Elo against {anchor}",
            title="Strength against budget (95% intervals, paired deals)")

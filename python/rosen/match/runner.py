@@ -236,6 +236,10 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
     seed = check_int("seed", seed, 0, MAX_SEED - (games // 2 - 1))
     threads = check_int("threads", threads, 1, 256)
     first_pair = check_int("first_pair", first_pair, 0, games // 2)
+    if sprt is not None and first_pair:
+        # The test would see the resumed pairs alone, not the whole match's.
+        raise InvalidArgumentError("sprt: cannot be combined with first_pair > 0 (the test needs every pair of the "
+                                   "match; run it from the first pair)", "sprt")
     check_players(players)
     check_choice("reshuffle", reshuffle, ("eager", "lazy"))
     for name, spec in (("a", spec_a), ("b", spec_b)):

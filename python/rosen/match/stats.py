@@ -6,18 +6,25 @@ independent unit. A pair scores 0, 0.5, 1, 1.5 or 2 points for agent A; the five
 score, which is smaller than the per-game (trinomial) variance when pairing removes the luck of
 the deal. Elo is the logistic scale: ``elo = -400 log10(1/score - 1)``.
 
+Every variance -- of the intervals and of the SPRT -- is estimated with one pseudo-unit added to
+each count (a pseudo-pair in each of the five pentanomial cells, a pseudo-game in each of the
+three trinomial ones): the sample variance of a few units (zero after a clean sweep) would claim a
+certainty they cannot give. The mean and the number of units are the real ones; with hundreds of
+pairs the pseudo-units no longer matter.
+
 The SPRT is a GSPRT on the pentanomial (the normal approximation of the generalised likelihood
-ratio used by Fishtest): ``LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)`` with ``s`` and ``var`` the
-mean and variance of the per-pair score (per game), ``s0``/``s1`` the scores of ``elo0``/``elo1``,
-and one pseudo-pair added to each of the five counts so that a few pairs cannot decide it.
+ratio used by Fishtest): ``LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var)`` with ``N`` the pairs
+played, ``s`` the mean per-pair score (per game), ``var`` its variance as above, and ``s0``/``s1``
+the scores of ``elo0``/``elo1``.
 """
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Tuple
 
-from ..errors import InvalidArgumentError, check_real
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_real
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
 
@@ -25,14 +32,15 @@ Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
 def _check_counts(name: str, counts: Sequence[int], size: int) -> Tuple[int, ...]:
     if len(counts) != size:
         raise InvalidArgumentError(f"{name}: expected {size} counts, got {len(counts)}", name)
-    for c in counts:
-        if not isinstance(c, int) or c < 0:
+    for c in counts:  # NumPy integers are counts too; a bool is not
+        if isinstance(c, bool) or not isinstance(c, numbers.Integral) or c < 0:
             raise InvalidArgumentError(f"{name}: expected non-negative int counts, got {list(counts)}", name)
-    return tuple(counts)
+    return tuple(int(c) for c in counts)
 
 
 def elo_from_score(score: float) -> float:
     """Logistic Elo difference for an expected score in [0, 1] (+-inf at the ends)."""
+    score = check_real("score", score)
     if not 0.0 <= score <= 1.0:
         raise InvalidArgumentError(f"score: expected a value in [0, 1], got {score}", "score")
     if score == 0.0:
@@ -44,15 +52,30 @@ def elo_from_score(score: float) -> float:
 
 def score_from_elo(elo: float) -> float:
     """Expected score of a player ``elo`` points stronger."""
+    if isinstance(elo, (bool, str, bytes)) or not isinstance(elo, numbers.Real):
+        raise ArgumentTypeError(f"elo: expected a number, got {type(elo).__name__}", "elo")
+    if math.isnan(elo):
+        raise InvalidArgumentError("elo: expected a number, got NaN", "elo")
+    if -elo / 400.0 > 300.0:  # 10 ** 300 and beyond: the score is 0 (the power overflowed)
+        return 0.0
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
+#: Pseudo-units added to each count when a variance is estimated (see the module's docstring).
+PRIOR = 1.0
+
+
 def _mean_var(values: Sequence[float], counts: Sequence[int]) -> Tuple[float, float, int]:
+    """The mean of the real units, the variance with PRIOR pseudo-units in each cell, and the
+    number of real units."""
     n = sum(counts)
     if n == 0:
         return 0.5, 0.0, 0
     mean = sum(v * c for v, c in zip(values, counts)) / n
-    var = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
+    smoothed = [c + PRIOR for c in counts]
+    total = sum(smoothed)
+    centre = sum(v * c for v, c in zip(values, smoothed)) / total
+    var = sum(c * (v - centre) ** 2 for v, c in zip(values, smoothed)) / total
     return mean, var, n
 
 
@@ -82,21 +105,15 @@ class Estimate:
 
 
 def _interval(mean: float, var: float, n: int) -> Estimate:
-    """Normal 95% interval of a mean of ``n`` units, clipped to [0, 1].
-
-    When every unit scored the same (variance 0: a clean sweep, say) the normal interval has
-    width zero, which claims a certainty 200 games cannot give; then the Wilson interval of a
-    0/1 outcome with the same mean is used, the widest a mean in [0, 1] can have.
-    """
+    """Normal 95% interval of a mean of ``n`` units, clipped to [0, 1]; ``var`` is the smoothed
+    variance of :func:`_mean_var`, never 0, so a clean sweep is not claimed certain and a worse
+    result never gets a narrower interval (the old fallback for a zero variance alone gave a
+    near-sweep a tighter interval than the sweep's, and rounding put a sweep's +inf outside its
+    own interval)."""
     if n == 0:
         return Estimate(0.5, 0.0, 1.0)
-    if var > 0.0:
-        half = Z95 * math.sqrt(var / n)
-        return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half))
-    z2 = Z95 * Z95
-    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 / (1 + z2 / n) * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n))
-    return Estimate(mean, max(0.0, centre - half), min(1.0, centre + half))
+    half = Z95 * math.sqrt(var / n)
+    return Estimate(mean, max(0.0, mean - half), min(1.0, mean + half))
 
 
 def trinomial_estimate(wins: int, draws: int, losses: int) -> Estimate:
@@ -136,7 +153,6 @@ class SPRT:
     alpha: float = 0.05
     beta: float = 0.05
 
-    PRIOR = 1.0  #: pseudo-pairs added to each pentanomial cell before estimating mean and variance
 
     #: The widest Elo bound: a 2000 Elo edge is a score of 0.99999 (beyond about 120 000 the score's
     #: arithmetic overflowed, after the whole match was played; infinite bounds never decided).
@@ -168,14 +184,10 @@ class SPRT:
         counts = _check_counts("pentanomial", counts, 5)
         if sum(counts) == 0:
             return 0.0
-        # One pseudo-pair in every cell (Laplace smoothing): the sample variance of a few pairs
-        # (zero after a short clean sweep) would otherwise let two or three pairs decide the
-        # test. With hundreds of pairs the prior no longer matters.
-        prior = [c + self.PRIOR for c in counts]
-        values = (0.0, 0.25, 0.5, 0.75, 1.0)
-        n = sum(prior)
-        mean = sum(v * c for v, c in zip(values, prior)) / n
-        var = sum(c * (v - mean) ** 2 for v, c in zip(values, prior)) / n
+        # The pseudo-pairs smooth the variance only: they once entered the mean and the count too,
+        # pulling the mean to 0.5 -- with wide bounds (0,600) the first pair then accepted H0,
+        # even a WW pair.
+        mean, var, n = _mean_var((0.0, 0.25, 0.5, 0.75, 1.0), counts)
         s0, s1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 
