@@ -1,7 +1,7 @@
 """`rosen bench`'s figures: aggregates over the suite, stability, time to depth, and A-B differences.
 
-Intervals are 95%. The solve rate's is the one of :mod:`rosen.match.stats` (normal, Wilson when
-every position went the same way: a proportion is a match of won/lost games); means and paired
+Intervals are 95%. The solve rate's is the one of :mod:`rosen.match.stats` (normal, its variance
+smoothed by one pseudo-count a cell: a proportion is a match of won/lost games); means and paired
 differences use the normal interval of a mean, ``Z95 * sd / sqrt(n)``, the same formula. A
 difference between two configurations is paired by position (both searched the same positions),
 which removes most of the positions' own spread.
