@@ -485,3 +485,84 @@ def test_entering_analyse_leaves_no_play_card_live(page):
     assert page.locator("#hands svg.card").count() == 0 and page.locator("#board .target").count() == 0
     page.wait_for_function("() => state.an.view !== null")
     assert page.evaluate("state.game.history.length") == 1
+
+
+def test_a_lost_answer_to_a_players_move_is_picked_up(page):
+    # The move was made but its answer lost: the page stayed on the old position with no Retry,
+    # and a second click was sent as the next seat's move.
+    start_game(page, seed=3)
+    page.evaluate(FAULTY_API, [["POST", "/move", 0, "Failed to fetch", 1, "sent"]])
+    page.locator("#hands .hand[data-seat=r] svg.card.legal").first.click()
+    page.wait_for_function("() => state.game.history.length === 3 && !state.busy && !state.looping")
+    assert page.inner_text("#status") == "Your move: Red"
+
+
+def test_a_double_click_at_human_speed_plays_once(page):
+    # A local server answers in 20 ms, before the second click of a double click: Draw double-
+    # clicked drew for both sides.
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    for _ in range(2):  # Red and White play a card: each then holds 4, so each may draw
+        n = page.evaluate("state.an.fens.length")
+        page.locator("#board .target").first.click()
+        page.wait_for_function("(n) => state.an.fens.length === n + 1", arg=n)
+    box = page.locator("#draw-button").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.click(x, y)
+    page.wait_for_timeout(150)  # the first click's answer is in by now
+    page.mouse.down(click_count=2)  # the second click of the double click (detail 2)
+    page.mouse.up(click_count=2)
+    page.wait_for_timeout(600)
+    assert page.evaluate("state.an.moves")[2:] == ["draw"]
+
+
+def test_run_while_a_step_is_on_its_way_does_not_land_on_the_next_view(page):
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    n = page.evaluate("state.an.fens.length")
+    page.locator("#board .target").first.click()
+    page.wait_for_function("(n) => state.an.fens.length === n + 1", arg=n)
+    page.select_option("#an-budget", "infinite")
+    page.evaluate(FAULTY_API, [["POST", "/api/position", 800, None, 1]])
+    page.click("#back")  # on its way for 0.8 s
+    page.click("#run")  # searches the view still shown, ply 1
+    page.wait_for_function("() => state.an.ply === 0")
+    page.wait_for_selector("#run:enabled")  # the view's change stopped it
+    page.wait_for_timeout(300)
+    assert page.locator("#an-best").count() == 0 and page.locator("#board .pv-dot").count() == 0
+
+
+def test_the_hero_toggle_lets_go_where_no_hero_is_left(page):
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    page.click("#hero-toggle")
+    page.fill("#fen", "9/9/9/9/9/9/9/9/9 e5 r N2,N3,NE3,W1,W3 N1,SE3,SW2,W2,NW2 0 4 - *")
+    page.click("#load-fen")
+    page.wait_for_function("() => state.an.view.heroes.r === 0")
+    assert not page.evaluate("state.hero") and page.get_attribute("#hero-toggle", "aria-pressed") == "false"
+    assert page.locator("#board .target").count() > 0
+
+
+def test_the_keyboard_focus_survives_an_analysis_redraw(page):
+    page.click("#tab-analyse")
+    page.wait_for_function("() => state.an.view !== null")
+    page.select_option("#an-budget", "infinite")
+    page.click("#run")
+    page.wait_for_selector("#an-stats")
+    page.focus("#hands svg.card.legal")
+    name = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert name
+    page.wait_for_timeout(800)  # several info lines redraw the hands
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == name
+    page.click("#stop")
+
+
+def test_a_duplicated_tab_gets_a_game_of_its_own(page):
+    start_game(page, seed=3)
+    game = page.evaluate("state.game.id")
+    with page.context.expect_page() as opened:
+        page.evaluate("window.open(location.href)")  # sessionStorage is copied, as by Duplicate tab
+    twin = opened.value
+    twin.wait_for_function("() => state.game && !state.busy && !state.looping")
+    assert twin.evaluate("state.game.id") != game
+    twin.close()

@@ -21,7 +21,8 @@ const state = {
   engineError: null,   // {id, message}: that game's engine move failed; the page says why and offers Retry
   recordFor: null,     // the id of the game the Download link holds
   shownBoard: null,    // the board last drawn, to animate new tokens
-  an: { fens: [], moves: [], winrates: [], ply: 0, wanted: 0, gen: 0, view: null, reshuffle: "eager", run: null, games: [] },
+  an: { fens: [], moves: [], winrates: [], ply: 0, wanted: 0, gen: 0, shown: 0, view: null, reshuffle: "eager", run: null,
+    games: [] },
 };
 
 // --- small helpers ------------------------------------------------------------------------------
@@ -48,12 +49,27 @@ function centre(square) { const [x, y] = squareXY(square); return [x + SQ / 2, y
 function colourOf(seat) { return seat[0] === "r" ? "red" : "white"; }
 function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 // Makes an SVG node work as a button: a click, or Enter/Space once the keyboard has focused it.
+// `label` also names the node across redraws, so that the keyboard's focus survives them.
 function clickable(node, label, action) {
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
   node.setAttribute("aria-label", label);
-  node.addEventListener("click", action);
+  node.setAttribute("data-focus", label);
+  node.addEventListener("click", once(action));
   node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); action(); } });
+}
+// A click handler that ignores the second (and third) click of a double click: a local server
+// answers the first in 20 ms, so a double click once played two moves.
+function once(action) { return (e) => { if (!e || !(e.detail > 1)) action(e); }; }
+// Runs a redraw and gives the keyboard's focus back to the node of the same name, if it is still there.
+function keepingFocus(redraw) {
+  const name = document.activeElement && document.activeElement.getAttribute &&
+    document.activeElement.getAttribute("data-focus");
+  redraw();
+  if (name) {
+    const again = [...document.querySelectorAll("[data-focus]")].find((n) => n.getAttribute("data-focus") === name);
+    if (again) again.focus();
+  }
 }
 
 async function api(method, path, body) {
@@ -152,7 +168,7 @@ function drawBoard(view, extra = {}) {
     const [x, y] = squareXY(t.target), [cx, cy] = centre(t.target);
     const play = () => extra.onTarget && extra.onTarget(t.move);
     // the whole square takes the click (a finger misses an 11-pixel dot on a phone); the dot takes the focus
-    el("rect", { x, y, width: SQ, height: SQ, class: "target-area" }, layer).addEventListener("click", play);
+    el("rect", { x, y, width: SQ, height: SQ, class: "target-area" }, layer).addEventListener("click", once(play));
     const dot = el("circle", { cx, cy, r: 10, class: "target" + (t.hero ? " hero" : ""), "data-target": t.target,
       "data-move": t.move }, layer);
     el("title", {}, dot, t.move);
@@ -284,6 +300,12 @@ function drawActions(p, active) {
       "Click a card or a marked square.";
 }
 
+// The Hero toggle goes off where it cannot be used (no hero left, or no move to make): pressed
+// and disabled, it turned every card into a hero move nobody could undo.
+function releaseHero(p, active) {
+  if (state.hero && (!active || p.heroes[p.turn] === 0)) state.hero = false;
+}
+
 // The hands, the actions and the table serve both tabs: they move to the panel shown.
 function placeSharedPanels(tab) {
   let after = tab === "play" ? $("new-game") : $("search-panel");
@@ -304,12 +326,15 @@ function humanTurn(game) {
 function isCurrent(id) { return Boolean(state.game) && state.game.id === id; }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function renderGame() {
+function renderGame() { keepingFocus(drawGame); }
+
+function drawGame() {
   const game = state.game;
   if (!game || state.tab !== "play") return;
   const p = game.position;
   const waiting = state.busy === game.id;              // this game's request is in flight
   const human = humanTurn(game) && !waiting;
+  releaseHero(p, human);
   const targets = human ? p.legal_moves.filter((m) => m.target && m.hero === state.hero) : [];
   const last = game.last_move && !/^(draw|pass)/.test(game.last_move) ? p.crown : null;
   drawBoard(p, { targets, onTarget: playMove, last, territories: p.is_terminal });
@@ -394,10 +419,30 @@ function startGame(game) {
   renderGame();
 }
 
+// Tabs of this page tell each other which game they show: a duplicated tab (its sessionStorage is
+// a copy) must not resume the game its original still plays, or two pages drive one game.
+const tabs = "BroadcastChannel" in window ? new BroadcastChannel("rosen-games") : null;
+if (tabs) tabs.addEventListener("message", (e) => {
+  if (e.data && e.data.ask && state.game && state.game.id === e.data.ask) tabs.postMessage({ have: e.data.ask });
+});
+function shownElsewhere(id) {
+  if (!tabs) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (answer) => { tabs.removeEventListener("message", listen); clearTimeout(timer); resolve(answer); };
+    const listen = (e) => { if (e.data && e.data.have === id) done(true); };
+    const timer = setTimeout(() => done(false), 250);
+    tabs.addEventListener("message", listen);
+    tabs.postMessage({ ask: id });
+  });
+}
+
 // The page's first game: the one this tab played before a reload, or a new one.
 async function resumeOrNewGame() {
   let id = null;
   try { id = sessionStorage.getItem(SAVED_GAME); } catch (e) { /* storage off */ }
+  const asked = state.gameRequest;
+  if (id && await shownElsewhere(id)) id = null;          // a duplicated tab: a game of its own
+  if (state.gameRequest !== asked) return;                 // New game was clicked meanwhile
   if (id) {
     const request = ++state.gameRequest;
     try {
@@ -429,7 +474,15 @@ async function playMove(move) {
       if (state.tab === "play") { state.hero = false; showMessage(""); }  // the other tab's toggle stays
     }
   } catch (e) {
-    if (isCurrent(game.id) && state.tab === "play") showMessage(e.message);
+    // The move may have been made all the same (an answer lost with its connection): the
+    // server's game says; a second click would otherwise play the next seat's move.
+    const fresh = isCurrent(game.id) ? await api("GET", `/api/games/${game.id}`).catch(() => null) : null;
+    if (fresh && isCurrent(game.id) && fresh.history.length !== game.history.length) {
+      state.game = fresh;
+      moved = true;
+    } else if (isCurrent(game.id) && state.tab === "play") {
+      showMessage(e.message);
+    }
   } finally {
     if (state.busy === game.id) state.busy = null;
   }
@@ -485,6 +538,7 @@ async function engineMove(id) {
   try {
     return await api("POST", `/api/games/${id}/engine`);
   } catch (e) {
+    if (!isCurrent(id)) throw e;                             // given up meanwhile: nothing to ask
     const deadline = Date.now() + 70_000;                    // longer than any engine budget (60 s)
     for (;;) {
       const fresh = await api("GET", `/api/games/${id}`).catch(() => null);
@@ -562,6 +616,8 @@ function showPly(ply) {
 
 function setView(view, ply) {
   const an = state.an;
+  stopAnalysis();                                  // a run begun while this view was on its way searched the old one
+  an.shown = an.gen;                               // the generation of the view shown
   an.view = view;
   an.ply = an.wanted = ply;
   $("fen").value = view.fen;
@@ -571,13 +627,16 @@ function setView(view, ply) {
   renderAnalysis();
 }
 
-function renderAnalysis(pv = null) {
+function renderAnalysis(pv = null) { keepingFocus(() => drawAnalysis(pv)); }
+
+function drawAnalysis(pv) {
   const an = state.an;
   if (!an.view || state.tab !== "analyse") return;
   const v = an.view;
   const next = an.moves[an.ply];
   const lastMove = an.ply > 0 ? an.moves[an.ply - 1] : null;
   const active = !v.is_terminal;
+  releaseHero(v, active);
   drawBoard(v, { last: lastMove && !/^(draw|pass)/i.test(lastMove) ? v.crown : null, territories: v.is_terminal,
     pv: pv || [], targets: active ? v.legal_moves.filter((m) => m.target && m.hero === state.hero) : [],
     onTarget: analysisMove });
@@ -659,7 +718,7 @@ async function runAnalysis() {
   const budget = $("an-budget").value;
   const params = new URLSearchParams({ fen: an.view.fen, reshuffle: an.reshuffle });
   const controller = new AbortController();
-  const run = { controller, id: null, gen: an.gen, fen: an.view.fen, rule: an.reshuffle };
+  const run = { controller, id: null, gen: an.shown, fen: an.view.fen, rule: an.reshuffle };
   try {
     if (budget !== "infinite") params.set(budget, String(wholeNumber($("an-amount"), budget)));
   } catch (e) { showMessage(e.message); return; }
@@ -691,13 +750,13 @@ async function runAnalysis() {
         if (event[1] === "start") run.id = payload.id;
         else if (event[1] === "info" || event[1] === "done") {
           // Only on the view it searched: the user may have stepped, moved or dealt anew meanwhile.
-          if (run.gen === an.gen) { summaryHTML(payload); renderAnalysis(payload.pv_squares); }
+          if (run.gen === an.shown) { summaryHTML(payload); renderAnalysis(payload.pv_squares); }
           if (event[1] === "done") { storeWinrate(run.fen, run.rule, payload.red_winrate); drawGraph($("an-graph"), an.winrates, an.ply); }
         }
       }
     }
   } catch (e) {
-    if (e.name !== "AbortError" && run.gen === an.gen) showMessage(e.message);
+    if (e.name !== "AbortError" && run.gen === an.shown && state.tab === "analyse") showMessage(e.message);
   } finally {
     if (an.run === run) an.run = null;
     $("run").disabled = false;
@@ -723,7 +782,7 @@ async function evaluateGame() {
     const out = await api("POST", "/api/evaluate", { fens, reshuffle: rule, iterations: 1000 });
     fens.forEach((fen, i) => storeWinrate(fen, rule, out.red_winrates[i]));   // where the line still holds it
     renderAnalysis();
-  } catch (e) { showMessage(e.message); }
+  } catch (e) { if (state.tab === "analyse") showMessage(e.message); }
   button.disabled = false;
 }
 
@@ -822,8 +881,8 @@ window.addEventListener("DOMContentLoaded", () => {
     state.hero = !state.hero;
     if (state.tab === "play") renderGame(); else renderAnalysis();
   });
-  $("draw-button").addEventListener("click", () => sidePanelMove("draw"));
-  $("pass-button").addEventListener("click", () => sidePanelMove("pass"));
+  $("draw-button").addEventListener("click", once(() => sidePanelMove("draw")));
+  $("pass-button").addEventListener("click", once(() => sidePanelMove("pass")));
   $("retry-engine").addEventListener("click", retryEngine);
   $("to-analyse").addEventListener("click", () => { if (state.game) { state.an.view = null; showTab("analyse"); } });
   $("load-fen").addEventListener("click", setPosition);
