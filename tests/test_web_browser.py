@@ -418,11 +418,14 @@ def test_moves_by_keyboard(page):
     assert page.evaluate("state.game.history.length") == 5
 
 
-def test_an_engine_move_whose_answer_was_lost_is_picked_up(page):
-    # The server moved, but the answer never came (a dropped connection): the page asked the
-    # server again from its stale view ("r is not an engine seat") on every Retry, for ever.
+@pytest.mark.parametrize("request_path", ["/engine", "/move"])
+def test_a_move_whose_answer_was_lost_is_picked_up(page, request_path):
+    # The server moved, but the answer never came (a dropped connection). The engine's: the page
+    # asked again from its stale view ("r is not an engine seat") on every Retry, for ever. The
+    # player's own: the page stayed on the old position with no Retry, and a second click was sent
+    # as the next seat's move.
     start_game(page, seed=3)
-    page.evaluate(FAULTY_API, [["POST", "/engine", 0, "Failed to fetch", 1, "sent"]])
+    page.evaluate(FAULTY_API, [["POST", request_path, 0, "Failed to fetch", 1, "sent"]])
     page.locator("#hands .hand[data-seat=r] svg.card.legal").first.click()
     page.wait_for_function("() => state.game.history.length === 3 && !state.busy && !state.looping")
     assert page.inner_text("#status") == "Your move: Red" and page.locator("#retry-engine").is_hidden()
@@ -485,16 +488,6 @@ def test_entering_analyse_leaves_no_play_card_live(page):
     assert page.locator("#hands svg.card").count() == 0 and page.locator("#board .target").count() == 0
     page.wait_for_function("() => state.an.view !== null")
     assert page.evaluate("state.game.history.length") == 1
-
-
-def test_a_lost_answer_to_a_players_move_is_picked_up(page):
-    # The move was made but its answer lost: the page stayed on the old position with no Retry,
-    # and a second click was sent as the next seat's move.
-    start_game(page, seed=3)
-    page.evaluate(FAULTY_API, [["POST", "/move", 0, "Failed to fetch", 1, "sent"]])
-    page.locator("#hands .hand[data-seat=r] svg.card.legal").first.click()
-    page.wait_for_function("() => state.game.history.length === 3 && !state.busy && !state.looping")
-    assert page.inner_text("#status") == "Your move: Red"
 
 
 def test_a_double_click_at_human_speed_plays_once(page):
