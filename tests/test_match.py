@@ -119,6 +119,20 @@ def test_sprt_decisions_on_synthetic_data():
     assert SPRT(0, 600).llr((0, 0, 0, 0, 1)) > 0 and SPRT(0, 600).llr((1, 0, 0, 0, 0)) < 0
 
 
+def test_the_helpers_name_their_bad_input():
+    # A bare TypeError or OverflowError once, and True taken as a count or a pair's points.
+    assert score_from_elo(10 ** 400) == 1.0 and score_from_elo(-10 ** 400) == 0.0
+    assert score_from_elo(-1e6) == 0.0 and score_from_elo(np.float64(0.0)) == 0.5
+    assert pentanomial_estimate(np.array([1, 2, 3, 4, 5])) == pentanomial_estimate((1, 2, 3, 4, 5))
+    for call, field in ((lambda: elo_from_score("0.5"), "score"), (lambda: pentanomial_estimate(None), "pentanomial"),
+                        (lambda: SPRT(0, 20).decide(None), "pentanomial"),
+                        (lambda: pentanomial_estimate((True, 0, 0, 0, 0)), "pentanomial"),
+                        (lambda: pentanomial_counts([True]), "pair_scores"), (lambda: score_from_elo("1"), "elo")):
+        with pytest.raises((TypeError, ValueError)) as info:
+            call()
+        assert info.value.field == field
+
+
 def test_sprt_error_rates_by_simulation():
     # Wald's bounds hold the error rates near alpha and beta (5%) where the truth is elo0 or elo1.
     rng = np.random.default_rng(7)

@@ -425,10 +425,15 @@ def test_a_move_whose_answer_was_lost_is_picked_up(page, request_path):
     # player's own: the page stayed on the old position with no Retry, and a second click was sent
     # as the next seat's move.
     start_game(page, seed=3)
+    page.click("#hero-toggle")  # no white token yet: a hero move is refused, with a message
+    page.locator("#hands .hand[data-seat=r] svg.card").first.click()
+    page.wait_for_selector("#message:not([hidden])")
+    page.click("#hero-toggle")
     page.evaluate(FAULTY_API, [["POST", request_path, 0, "Failed to fetch", 1, "sent"]])
     page.locator("#hands .hand[data-seat=r] svg.card.legal").first.click()
     page.wait_for_function("() => state.game.history.length === 3 && !state.busy && !state.looping")
     assert page.inner_text("#status") == "Your move: Red" and page.locator("#retry-engine").is_hidden()
+    assert page.locator("#message").is_hidden()  # the move went through: the old message goes too
 
 
 def test_a_reload_while_the_engine_thinks_waits_for_its_move(page):

@@ -30,6 +30,10 @@ Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
 
 
 def _check_counts(name: str, counts: Sequence[int], size: int) -> Tuple[int, ...]:
+    try:
+        counts = list(counts)
+    except TypeError:
+        raise ArgumentTypeError(f"{name}: expected {size} counts, got {type(counts).__name__}", name) from None
     if len(counts) != size:
         raise InvalidArgumentError(f"{name}: expected {size} counts, got {len(counts)}", name)
     for c in counts:  # NumPy integers are counts too; a bool is not
@@ -54,6 +58,10 @@ def score_from_elo(elo: float) -> float:
     """Expected score of a player ``elo`` points stronger."""
     if isinstance(elo, (bool, str, bytes)) or not isinstance(elo, numbers.Real):
         raise ArgumentTypeError(f"elo: expected a number, got {type(elo).__name__}", "elo")
+    try:
+        elo = float(elo)
+    except OverflowError:  # an int beyond a float: as good as infinite
+        elo = math.inf if elo > 0 else -math.inf
     if math.isnan(elo):
         raise InvalidArgumentError("elo: expected a number, got NaN", "elo")
     if -elo / 400.0 > 300.0:  # 10 ** 300 and beyond: the score is 0 (the power overflowed)
@@ -132,6 +140,9 @@ def pentanomial_counts(pair_scores: Iterable[float]) -> Tuple[int, int, int, int
     """Count pairs by A's points in the pair: 0, 0.5, 1, 1.5, 2 -> (LL, LD, DD+WL, WD, WW)."""
     counts = [0] * 5
     for points in pair_scores:
+        if isinstance(points, bool):  # True is 1 to Python, not a pair's points
+            raise InvalidArgumentError(f"pair_scores: a pair scores 0, 0.5, 1, 1.5 or 2 points, got {points}",
+                                       "pair_scores")
         index = points * 2
         if index not in (0, 1, 2, 3, 4):
             raise InvalidArgumentError(f"pair_scores: a pair scores 0, 0.5, 1, 1.5 or 2 points, got {points}",

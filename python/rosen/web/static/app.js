@@ -68,7 +68,7 @@ function keepingFocus(redraw) {
   redraw();
   if (name) {
     const again = [...document.querySelectorAll("[data-focus]")].find((n) => n.getAttribute("data-focus") === name);
-    if (again) again.focus();
+    if (again) again.focus({ preventScroll: true });   // the user may have scrolled away meanwhile
   }
 }
 
@@ -421,18 +421,30 @@ function startGame(game) {
 
 // Tabs of this page tell each other which game they show: a duplicated tab (its sessionStorage is
 // a copy) must not resume the game its original still plays, or two pages drive one game.
+// Two tabs loading at once both ask: the one with the smaller random token keeps the game.
 const tabs = "BroadcastChannel" in window ? new BroadcastChannel("rosen-games") : null;
+const tabToken = Math.random();
+let claiming = null;                           // the game id this tab asks about while it loads
 if (tabs) tabs.addEventListener("message", (e) => {
-  if (e.data && e.data.ask && state.game && state.game.id === e.data.ask) tabs.postMessage({ have: e.data.ask });
+  const ask = e.data && e.data.ask;
+  if (!ask) return;
+  const shows = state.game && state.game.id === ask;
+  if (shows || (claiming === ask && tabToken < e.data.token)) tabs.postMessage({ have: ask });
 });
 function shownElsewhere(id) {
   if (!tabs) return Promise.resolve(false);
+  claiming = id;
   return new Promise((resolve) => {
-    const done = (answer) => { tabs.removeEventListener("message", listen); clearTimeout(timer); resolve(answer); };
+    const done = (answer) => {
+      tabs.removeEventListener("message", listen);
+      clearTimeout(timer);
+      if (answer) claiming = null;             // it is the other tab's: this one asks no more
+      resolve(answer);
+    };
     const listen = (e) => { if (e.data && e.data.have === id) done(true); };
     const timer = setTimeout(() => done(false), 250);
     tabs.addEventListener("message", listen);
-    tabs.postMessage({ ask: id });
+    tabs.postMessage({ ask: id, token: tabToken });
   });
 }
 
@@ -466,20 +478,20 @@ async function playMove(move) {
   if (!game || state.busy === game.id) return;
   state.busy = game.id;
   let moved = false;
+  const movedTo = (view) => {           // the view after the move, answered or read back
+    state.game = view;
+    moved = true;
+    if (state.tab === "play") { state.hero = false; showMessage(""); }  // the other tab's toggle stays
+  };
   try {
     const answer = await api("POST", `/api/games/${game.id}/move`, { move });
-    if (isCurrent(game.id)) {
-      state.game = answer;
-      moved = true;
-      if (state.tab === "play") { state.hero = false; showMessage(""); }  // the other tab's toggle stays
-    }
+    if (isCurrent(game.id)) movedTo(answer);
   } catch (e) {
     // The move may have been made all the same (an answer lost with its connection): the
     // server's game says; a second click would otherwise play the next seat's move.
     const fresh = isCurrent(game.id) ? await api("GET", `/api/games/${game.id}`).catch(() => null) : null;
     if (fresh && isCurrent(game.id) && fresh.history.length !== game.history.length) {
-      state.game = fresh;
-      moved = true;
+      movedTo(fresh);
     } else if (isCurrent(game.id) && state.tab === "play") {
       showMessage(e.message);
     }
@@ -767,7 +779,8 @@ async function runAnalysis() {
 
 function stopAnalysis() {
   const run = state.an.run;
-  if (!run) return;
+  if (!run || run.stopping) return;              // one request a run (a second one was a 404)
+  run.stopping = true;
   if (run.id) api("POST", `/api/analyses/${run.id}/stop`).catch(() => run.controller.abort());
   else run.controller.abort();                 // closing the stream stops the search too
 }
