@@ -46,7 +46,6 @@ function squareXY(square) {                              // top-left corner of a
   return [X0 + f * SQ, Y0 + (9 - r) * SQ];
 }
 function centre(square) { const [x, y] = squareXY(square); return [x + SQ / 2, y + SQ / 2]; }
-function colourOf(seat) { return seat[0] === "r" ? "red" : "white"; }
 function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 // Makes an SVG node work as a button: a click, or Enter/Space once the keyboard has focused it.
 // `label` also names the node across redraws, so that the keyboard's focus survives them.
