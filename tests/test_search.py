@@ -46,6 +46,9 @@ def test_time_ms_alone_is_a_time_budget(start):
     agent = parse_agent_spec("mcts:time_ms=40").build(0)
     agent.choose(start)
     assert agent.last_stats.iterations > 1000 and agent.last_stats.time_ms >= 39
+    # 1000 iterations with a time budget is not the pairing's value: repr writes it (it once read back as 0)
+    both = rosen.SearchParams(time_ms=200, iterations=1000)
+    assert eval(repr(both), {"SearchParams": rosen.SearchParams}) == both and "iterations=1000" in repr(both)
 
 
 @pytest.mark.parametrize("kwargs, field", [
@@ -77,6 +80,18 @@ def test_bad_values_raise_value_error_naming_the_field(kwargs, field):
 def test_bad_types_raise_type_error_naming_the_field(kwargs, field):
     with pytest.raises(TypeError, match=f"^{field}:"):
         rosen.SearchParams(**kwargs)
+
+
+def test_the_fields_type_checkers_see_are_the_cores():
+    # SearchParams' fields come from the core's table at run time; the annotations a type checker
+    # reads (search.py, under TYPE_CHECKING) must name the same fields with the same types.
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(rosen.SearchParams))
+    block = next(node for node in ast.walk(tree) if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    annotated = [(node.target.id, ast.unparse(node.annotation)) for node in block.body]
+    assert annotated == [(p.name, p.type) for p in rosen.SearchParams.PARAMS]
 
 
 def test_unknown_keyword_and_positional_arguments_are_refused():

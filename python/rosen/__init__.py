@@ -9,6 +9,8 @@ conveniences. Positions are immutable: ``Position.play(move)`` returns a new pos
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._core import Move, Position
 from .encoding import ENCODER_VERSION, encode, symmetries
 from .errors import (
@@ -24,6 +26,9 @@ from .search import MoveInfo, Searcher, SearchParams, SearchResult, search
 from .territory import BoardScores, score_boards
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:  # what the lazy attribute below is, for type checkers and IDEs
+    from .learning.evaluator import Evaluator
 
 
 def __getattr__(name: str):

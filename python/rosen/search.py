@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 import signal
 import threading
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from . import _core
 from ._core import Move, Position
@@ -88,6 +88,29 @@ class SearchParams:
     __slots__ = _NAMES
     PARAMS = PARAMS
 
+    if TYPE_CHECKING:  # the fields, for type checkers (at run time they come from the core's table)
+        iterations: int
+        time_ms: int
+        exploration: float
+        prior_weight: float
+        rollout: str
+        rollout_cutoff: int
+        reward: str
+        margin_weight: float
+        threads: int
+        seed: int
+        max_tree_size: int
+        temperature: float
+        hero_cost: float
+        draw_value: float
+        block_weight: float
+        eval_scale: float
+        minimax_weight: float
+        minimax_values: str
+        puct_c: float
+        network_value_weight: float
+        solve_share: float
+
     def __init__(self, **values: Any) -> None:
         if hasattr(self, _NAMES[0]):  # __init__ again on a made one: it is a dict key somewhere, perhaps
             raise AttributeError("SearchParams is immutable; use replace(**changes)")
@@ -118,7 +141,12 @@ class SearchParams:
         return hash(tuple(self.as_dict().items()))
 
     def __repr__(self) -> str:
-        changed = ", ".join(f"{p.name}={getattr(self, p.name)!r}" for p in PARAMS if getattr(self, p.name) != p.default)
+        # A field is written when reading it back would give another value: iterations' default
+        # follows time_ms (SearchParams(time_ms=200, iterations=1000) once printed as time_ms=200,
+        # which reads back with iterations 0).
+        def implied(p: ParamInfo) -> Any:
+            return _iterations_for(self.time_ms) if p.name == "iterations" else p.default
+        changed = ", ".join(f"{p.name}={getattr(self, p.name)!r}" for p in PARAMS if getattr(self, p.name) != implied(p))
         return f"SearchParams({changed})"
 
     def __reduce__(self):  # pickling goes through the keyword arguments

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Tuple
 
 import numpy as np
+import numpy.typing as npt
 
 from .._core import lovagok as _lv
 from .notation import (
@@ -93,7 +94,7 @@ class Solver:
     and ``advise`` are lookups. ``Solver.to_beat(target)`` is the usual "beat this combination".
     """
 
-    def __init__(self, utility: Sequence[float], dice_cards: CardsLike = (), max_rerolls: int = MAX_REROLLS) -> None:
+    def __init__(self, utility: npt.ArrayLike, dice_cards: CardsLike = (), max_rerolls: int = MAX_REROLLS) -> None:
         u = check_rank_array("utility", utility)
         self._mask = parse_dice_cards(dice_cards)
         self._max_rerolls = check_rerolls("max_rerolls", max_rerolls)
