@@ -91,11 +91,11 @@ def ladder_figure(points: Sequence[Any], budget_kind: str, anchor: str, path: st
     for p in points:
         curves.setdefault(p.config, []).append(p)
     shown = [v for p in points for v in (p.elo, p.elo_low, p.elo_high) if math.isfinite(v)] or [0.0]
+    edge = 10 * (max(shown) - min(shown) + 100)  # an infinite end's bar runs this far: off the plot
     for config, rows in curves.items():
         rows = sorted(rows, key=lambda r: r.budget)
         finite = [r for r in rows if math.isfinite(r.elo)]
         # An infinite end runs to the plot's edge, not left out (a missing bar read as a closed end).
-        edge = 10 * (max(shown) - min(shown) + 100)
         low = [r.elo - r.elo_low if math.isfinite(r.elo_low) else edge for r in finite]
         high = [r.elo_high - r.elo if math.isfinite(r.elo_high) else edge for r in finite]
         bar = ax.errorbar([r.budget for r in finite], [r.elo for r in finite], yerr=[low, high], fmt="o-",

@@ -28,4 +28,3 @@ def check_writable(path: str, field: str, *, image: bool = False) -> None:
     if image and target.suffix.lower() not in IMAGE_SUFFIXES:
         raise InvalidArgumentError(f"{field}: expected an image file name ending in {', '.join(IMAGE_SUFFIXES[:3])} "
                                    f"or another matplotlib format, got {path!r}", field)
-

@@ -115,8 +115,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print("!" if probe.error else ".", end="", file=sys.stderr, flush=True)
         if probe.error:  # with --quiet too: the exit status alone would not say which search failed
-            print(f"{'' if args.quiet else chr(10)}{probe.config} {kind}={probe.budget} threads={probe.threads} "
-                  f"{probe.position}: {probe.error}", file=sys.stderr)
+            after_marks = "" if args.quiet else "\n"
+            print(f"{after_marks}{probe.config} {kind}={probe.budget} threads={probe.threads} {probe.position}: "
+                  f"{probe.error}", file=sys.stderr)
 
     probes = []
     for config in configs:

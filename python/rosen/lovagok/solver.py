@@ -99,6 +99,7 @@ class Solver:
         self._mask = parse_dice_cards(dice_cards)
         self._max_rerolls = check_rerolls("max_rerolls", max_rerolls)
         self._utility = u
+        self._scale = float(np.abs(u).max()) or 1.0  # advise's ties are relative to it, as the engine's are
         self._core = _lv.Solver(u, self._mask, self._max_rerolls)
 
     @classmethod
@@ -151,8 +152,7 @@ class Solver:
         # Best first, then by value; rounding (relative to the utility's scale, as the engine's tie
         # is) makes float noise a tie, and the stable sort keeps the engine's tie order.
         options.remove(best)
-        scale = float(np.abs(self._utility).max()) or 1.0
-        options.sort(key=lambda o: -round(o.probability / scale, 12))
+        options.sort(key=lambda o: -round(o.probability / self._scale, 12))
         options.insert(0, best)
         return Advice(roll=faces, rerolls_left=r, best=best, options=tuple(options))
 
