@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-
+import rosen
 from rosen.cli import build_parser, main
 from rosen.cli.play import play_session
 from rosen.match import ALL_CARDS
@@ -137,7 +137,7 @@ def test_ctrl_c_at_the_prompt_quits():
     out = io.StringIO()
     args = build_parser().parse_args(["play", "--engine", "greedy"])
     assert play_session(args, input_fn=interrupted, out=out) == 0
-    assert out.getvalue().endswith("You quit the game.\n")
+    assert re.search(r"You quit the game\.\nThe deal was seed \d+: [^\n]*\n\Z", out.getvalue())
 
 
 def test_bytes_that_are_not_text_lose_no_later_line():
@@ -151,4 +151,20 @@ def test_bytes_that_are_not_text_lose_no_later_line():
                           capture_output=True, env=env, timeout=120)
     out = done.stdout.decode()
     assert done.returncode == 0 and "That input is not text" in out
-    assert "legal moves:" in out and out.rstrip().endswith("You quit the game.")
+    assert "legal moves:" in out and re.search(r"You quit the game\.\nThe deal was seed \d+: [^\n]*\n\Z", out)
+
+
+def test_R14_the_default_deal_is_random_and_named_when_the_game_ends(monkeypatch, capsys):
+    # A fixed default deal (seed 0) was one whose every draw a player could look up in advance.
+    seeds = []
+    for _ in range(2):
+        code, out = run_play(monkeypatch, capsys, ["--engine", "greedy"], "quit\n")
+        assert code == 0
+        found = re.findall(r"The deal was seed (\d+): --seed \1 deals it again\.", out.out)
+        assert len(found) == 1 and out.out.rstrip().endswith(found[0] + " deals it again.")
+        seed = int(found[0])
+        assert str(rosen.Position.new(seed)) in out.out  # the board shown at the start is that deal
+        seeds.append(seed)
+    assert seeds[0] != seeds[1]
+    code, out = run_play(monkeypatch, capsys, ["--engine", "greedy", "--seed", "3"], script("N2"))
+    assert "The deal was seed 3: --seed 3 deals it again." in out.out and "Final score" in out.out

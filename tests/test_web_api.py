@@ -580,3 +580,12 @@ def test_an_analysis_by_iterations_ends_at_the_time_cap_too(client, monkeypatch)
     events = read_events(client.get("/api/analyse", params={"fen": fen, "iterations": 10**9}))
     done = events[-1][1]
     assert events[-1][0] == "done" and done["stopped"] and 0 < done["iterations"] < 10**9
+
+
+def test_R14_a_random_deal_is_drawn_from_more_seeds_than_the_hands_can_narrow():
+    # From 2**32 seeds the two hands on show left about nine candidates for the pile (four players:
+    # one); the page keeps integers exactly up to 2**53 - 1, and the seeds now span that range.
+    sessions = Sessions(max_games=100)
+    seeds = [sessions.new_game({})._seed for _ in range(40)]
+    assert all(0 <= s < 2**53 for s in seeds)
+    assert max(seeds) >= 2**48 and len(set(seeds)) == 40

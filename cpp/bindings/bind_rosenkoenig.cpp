@@ -186,8 +186,12 @@ void bind_rosenkoenig(py::module_& m) {
             for (CardMask c = cards; c; c &= c - 1) out.emplace_back(card_name(std::countr_zero(c)), prob);
             return out;
         }, "The cards a draw can yield now with their probabilities (empty if draw is not legal).")
-        .def("hide_pile_order", [](const Position& p) { Position q = p; hide_pile_order(q); return q; },
-             "The same position with the draw pile's order unknown ('*').")
+        // The public view, not only the flag: the order array and the draw generator (seeded from the
+        // deal seed by Position.new, and pickled) would let whoever holds the copy recover the pile.
+        .def("hide_pile_order", [](const Position& p) { return public_view(p); },
+             "The same position as a player sees it (R14): the draw pile's order unknown ('*'), and nothing "
+             "kept of the order or of the position's draw generator -- as Position(fen(hide_pile_order=True)) "
+             "with seed 0.")
         .def("perft", [](const Position& p, const py::handle& depth_obj) {
             const int depth = int_arg(depth_obj, "depth", 0, 12);
             py::gil_scoped_release release;

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from ..errors import InvalidArgumentError, RosenError, restated
 from ..search import AUTO_EVALUATOR, SearchParams, engine_evaluator
@@ -19,9 +19,10 @@ def add_threads(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--threads", type=int, default=1, help=f"{what} (default 1)")
 
 
-def add_deal_seed(p: argparse.ArgumentParser, what: str = "seed of the deal (default 0)") -> None:
+def add_deal_seed(p: argparse.ArgumentParser, what: str = "seed of the deal (default 0)",
+                  default: Optional[int] = 0) -> None:
     """--seed always means the deal (the cards dealt); the search has --search-seed."""
-    p.add_argument("--seed", type=int, default=0, help=what)
+    p.add_argument("--seed", type=int, default=default, help=what)
 
 
 def add_search(p: argparse.ArgumentParser, default_iterations: int) -> None:

@@ -8,6 +8,7 @@ from the deal (see :class:`rosen.match.Dealer`), and the drawn card is shown. Th
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
 from typing import Callable, Optional, TextIO
 
@@ -27,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--colour", "--color", dest="colour", choices=("red", "white"), default="red",
                    help="your colour; red moves first (default red); with --players 4 you play both seats")
     _args.add_search(p, default_iterations=1000)
-    _args.add_deal_seed(p)
+    _args.add_deal_seed(p, "seed of the deal (default: a random deal, named when the game ends)", default=None)
     _args.add_rules(p)
     p.add_argument("--engine", metavar="SPEC",
                    help="the opponent as an agent spec, e.g. greedy or engine:command=...,iterations=2000 "
@@ -89,6 +90,11 @@ def result_line(position: Position, human: str) -> str:
     return f"Final score: red {red}, white {white}. {verdict}"
 
 
+def replay_line(seed: int) -> str:
+    """The line that names the deal once its game is over (never before: it would give the pile away)."""
+    return f"The deal was seed {seed}: --seed {seed} deals it again."
+
+
 def play_session(args: argparse.Namespace, *, input_fn: Callable[[str], str] = input,
                  out: Optional[TextIO] = None) -> int:
     """Run one game; ``input_fn`` and ``out`` replace the terminal (the tests script them)."""
@@ -99,13 +105,16 @@ def play_session(args: argparse.Namespace, *, input_fn: Callable[[str], str] = i
         out.flush()
 
     engine = make_engine(args)
+    # A fixed default deal would be one whose draws a player can look up (R14): a random one,
+    # named at the end so that the game can be dealt again.
+    seed = secrets.randbelow(2**53) if args.seed is None else args.seed
     hint_params = dict(_args.search_params(args), evaluator=_args.evaluator(args, args.players))
     human = args.colour
     person = HumanAgent(input_fn=input_fn, output=out, hint=lambda position: describe_analysis(position, hint_params))
     say(f"You play {human}" + (" (both seats of your team)" if args.players == 4 else "") +
         f" against {engine!r}. Type 'help' for the notation.")
     say()
-    say(str(Position.new(args.seed, players=args.players, reshuffle=args.reshuffle)))
+    say(str(Position.new(seed, players=args.players, reshuffle=args.reshuffle)))
 
     def show(before: Position, move: Move, after: Position) -> None:
         who = "You" if before.colour_to_move == human else "The engine"
@@ -116,10 +125,11 @@ def play_session(args: argparse.Namespace, *, input_fn: Callable[[str], str] = i
 
     agents = {human: person, "white" if human == "red" else "red": engine}
     try:
-        record = play_game(agents["red"], agents["white"], seed=args.seed, players=args.players,
+        record = play_game(agents["red"], agents["white"], seed=seed, players=args.players,
                            reshuffle=args.reshuffle, on_move=show)
     except QuitGame:
         say("You quit the game.")
+        say(replay_line(seed))
         return 0
     finally:
         close = getattr(engine, "close", None)  # an engine process is given back
@@ -129,6 +139,7 @@ def play_session(args: argparse.Namespace, *, input_fn: Callable[[str], str] = i
     say()
     say(str(final))
     say(result_line(final, human))
+    say(replay_line(seed))
     return 0
 
 

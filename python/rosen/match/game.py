@@ -218,6 +218,15 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
         move = agent.choose(position.hide_pile_order())
         stats[colour].add(getattr(agent, "last_stats", None))
         text = str(move)
+        try:
+            text = str(_core.Move(text))  # 'Draw' is a draw too, and goes to the dealer
+        except ValueError:
+            pass  # position.play below names what is wrong with it
+        if text.startswith("draw:"):
+            # The card of a draw is the pile's (R14), never the player's choice: a chosen card was
+            # taken after a reshuffle, and refused by the true position with its top card named.
+            raise InvalidArgumentError(f"{colour} agent {agent!r} chose {text!r}: a player draws without choosing the "
+                                       "card; the move is 'draw'", colour)
         if text == "draw":
             text = "draw:" + dealer.card(position)
         try:
