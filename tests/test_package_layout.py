@@ -96,3 +96,29 @@ def test_the_readme_python_examples_run():
     namespace: dict = {}
     for block in blocks:
         exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - the project's own docs
+
+
+def _annotations(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+                if arg is not None and arg.annotation is not None:
+                    yield arg.annotation
+            if node.returns is not None:
+                yield node.returns
+        elif isinstance(node, ast.AnnAssign):
+            yield node.annotation
+
+
+def test_the_package_is_python_3_9_code():
+    # README: "Python 3.9+ for the engine alone". Under `from __future__ import annotations` an
+    # `X | Y` annotation imports on 3.9 but typing.get_type_hints fails on it there (it did for
+    # rosen.match.replay); Optional/Union read the same everywhere.
+    unions = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path), feature_version=(3, 9))
+        for ann in _annotations(tree):
+            if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitOr) for n in ast.walk(ann)):
+                unions.append(f"{path.relative_to(PACKAGE)}:{ann.lineno}")
+    assert not unions, f"PEP 604 unions in annotations: {unions}"

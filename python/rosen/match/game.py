@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from .. import _core
 from ..agents.base import Agent, DecisionStats
@@ -251,7 +251,7 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
                       moves=moves, stats=stats)
 
 
-def replay(record: Mapping[str, Any] | GameRecord | str, *,
+def replay(record: Union[Mapping[str, Any], GameRecord, str], *,
            visit: Optional[Callable[[_core.Position], None]] = None) -> _core.Position:
     """The final position of a recorded game: a :class:`GameRecord`, one ``--jsonl`` line as read
     from the file, or that line parsed; ``visit``, if given, sees every position of the game in
