@@ -193,6 +193,16 @@ def test_the_solver_corrects_a_move_the_tree_gets_wrong():
     assert nw2.exact and -nw2.value / WIN == pytest.approx(0.29609788, abs=1e-6)
 
 
+def test_with_both_budgets_the_solver_stops_at_the_iteration_budget_too():
+    # "Given both, the first limit reached ends the search": the solver once took its share of
+    # time_ms whatever the iterations (2 s of a 4-second budget for a 100-iteration search).
+    pos = rosen.Position(NW2_BLUNDER)  # about 380 000 positions to prove: far beyond 100 * 6 / 2
+    alone = rosen.search(pos, iterations=100, seed=3, solve_share=0.5)
+    both = rosen.search(pos, iterations=100, time_ms=60_000, seed=3, solve_share=0.5)
+    assert not alone.proven and not both.proven
+    assert both.iterations == 100 and repr(both.moves) == repr(alone.moves)
+
+
 def test_off_by_default_and_with_a_share_of_0():
     pos = next(p for p, _ in ENDINGS if p.supply <= SOLVE_SUPPLY)
     assert rosen.SearchParams().solve_share == 0.0

@@ -212,3 +212,27 @@ def test_a_searchers_parameters_cannot_be_reassigned():
     with pytest.raises(AttributeError):
         s.evaluator = "builtin"
     assert s.params.iterations == 300 and s.search(rosen.Position.new(seed=1)).iterations == 300
+
+
+def test_an_interrupt_from_the_progress_callback_ends_the_run():
+    # SlicedSearch: "interrupt from any thread ends the running slice". Called from `progress`,
+    # it once stopped every later slice at its start: no iterations, and a busy loop for ever.
+    from rosen.engine.protocol import Limits
+    from rosen.engine.search import SlicedSearch
+
+    sliced = SlicedSearch(threads=1, seed=0, max_tree_size=100_000)
+    slices = []
+
+    def progress(snapshot):
+        slices.append(snapshot.root.iterations)
+        sliced.interrupt()
+
+    result = []
+    worker = threading.Thread(target=lambda: result.append(
+        sliced.run(rosen.Position.new(3), Limits(iterations=100_000), threading.Event(), progress)), daemon=True)
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive() and len(slices) == 1 and result[0].root.iterations == slices[0] > 0
+    # The next run is not ended by the interrupt of the last one.
+    again = sliced.run(rosen.Position.new(3), Limits(iterations=5000), threading.Event())
+    assert again.root.iterations == 5000

@@ -149,11 +149,10 @@ std::optional<classic::ClassicResult> Searcher::solve(const Position& root, uint
     if (share <= 0 || root.supply() > kSolveSupply) return std::nullopt;
     std::optional<Clock::time_point> deadline;
     uint64_t nodes = 0;  // 0: no node limit
-    if (time_ms) {
-        deadline = start + std::chrono::microseconds(uint64_t(double(time_ms) * 1000.0 * share));
-    } else {
+    // Each budget given bounds the solver too: as for the search, the first limit reached ends it.
+    if (time_ms) deadline = start + std::chrono::microseconds(uint64_t(double(time_ms) * 1000.0 * share));
+    if (iterations)
         nodes = std::max<uint64_t>(1, uint64_t(double(iterations) * double(kSolveNodesPerIteration) * share));
-    }
     if (!solver_) {
         classic::ExpectimaxParams ep;
         ep.depth = 1;     // unused: solve() has its own budget

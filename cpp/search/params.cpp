@@ -77,7 +77,7 @@ const std::array<ParamInfo, 21> kParamInfo = {{
      "-1 = the measured best for the game (1 with 2 players, 0.5 with 4)"},
     {"solve_share", &P::solve_share, 0, 1, {},
      "endgame solver: near the end, an exact expectimax first tries to prove the best move with this share of the "
-     "budget (of time_ms, else of iterations at 6 positions each); 0 = off"},
+     "budget (of time_ms and of iterations at 6 positions each, whichever is given; both: the first reached); 0 = off"},
 }};
 
 std::string choices_text(const ParamInfo& info) {

@@ -70,8 +70,9 @@ struct SearchParams {
     // The endgame solver: with at most kSolveSupply tokens left in the supply (R1, R8), an exact
     // expectimax (classic/expectimax.h: every draw averaged, no evaluation in its last iteration)
     // first tries to prove the game's value with this share of the search's budget: of time_ms
-    // with a time budget, else solve_share * iterations * kSolveNodesPerIteration positions (a
-    // function of the position, so seeded searches stay reproducible). A proven best move is
+    // with a time budget and solve_share * iterations * kSolveNodesPerIteration positions with an
+    // iteration budget (a function of the position, so seeded searches stay reproducible); with
+    // both, the first limit reached ends it, as it ends the search. A proven best move is
     // played unless every move loses for certain (then the tree's move, which may still give a
     // fallible opponent chances); the tree gets the rest of the budget either way. 0 = off.
     double solve_share = 0.0;

@@ -42,7 +42,8 @@ class SearchSnapshot:
 class SlicedSearch:
     """A persistent searcher (one per option set) that runs each `go` as a series of slices.
 
-    ``run`` is called on the search thread; ``interrupt`` from any thread ends the running slice.
+    ``run`` is called on the search thread; ``interrupt`` from any thread (the progress callback
+    included) ends the running slice and the run, as ``stop`` does.
     """
 
     def __init__(self, *, threads: int, seed: int, max_tree_size: int, evaluator: Optional[Any] = None) -> None:
@@ -50,6 +51,7 @@ class SlicedSearch:
         # (an Evaluator, EvalFile) guides the search if there is one.
         params = SearchParams(threads=threads, seed=seed, max_tree_size=max_tree_size)
         self.key: Tuple[int, int, int, Optional[Any]] = (threads, seed, max_tree_size, evaluator)
+        self._interrupted = False
         self._core = _core._Searcher(params.as_dict(), network=evaluator._core if evaluator is not None else None)
 
     def run(self, position: Position, limits: Limits, stop: threading.Event,
@@ -63,6 +65,7 @@ class SlicedSearch:
         # ``stop`` is the authority here; an interrupt left over from the last `go` must not
         # end this one's first slice.
         self._core.clear_stop()
+        self._interrupted = False
         # Moving the kept tree to a new position is abandoned by a stop but does not watch the
         # clock: under a time limit it may take at most half of the move's time; by iterations
         # alone, or until `stop`, the tree is always kept.
@@ -72,7 +75,9 @@ class SlicedSearch:
         deadline = start + limits.time_ms / 1000.0 if limits.time_ms is not None else None
         done, depth_sum, seldepth, stream = 0, 0.0, 0, 0
         snapshot = None
-        while stream == 0 or not stop.is_set():
+        # An interrupt ends the run, not only its slice: called between slices (from `progress`),
+        # it once stopped every later slice at its start, and a budget of iterations never filled.
+        while stream == 0 or not (stop.is_set() or self._interrupted):
             iterations, time_ms = 0, 0
             if limits.iterations is not None:
                 if done >= limits.iterations:
@@ -96,7 +101,8 @@ class SlicedSearch:
         return snapshot
 
     def interrupt(self) -> None:
-        """End the running slice within an iteration."""
+        """End the running slice within an iteration, and the run with it."""
+        self._interrupted = True
         self._core.stop()
 
     def reset(self) -> None:
