@@ -266,10 +266,10 @@ def test_position_argument_must_be_a_position():
         rosen.search("startpos", iterations=10)
 
 
-def test_memory_per_node_is_28_bytes():
+def test_memory_per_node_is_40_bytes():
     from rosen.search import NODE_BYTES
 
-    assert NODE_BYTES == 28
+    assert NODE_BYTES == 40
 
 
 def test_minimax_weight_steers_the_search():

@@ -236,3 +236,18 @@ def test_an_interrupt_from_the_progress_callback_ends_the_run():
     # The next run is not ended by the interrupt of the last one.
     again = sliced.run(rosen.Position.new(3), Limits(iterations=5000), threading.Event())
     assert again.root.iterations == 5000
+
+
+def test_a_long_search_keeps_its_means_exact():
+    # A float running mean stops being a mean once a sample's share falls to a few units in its
+    # last place: at a win rate near 0.97, a loss's share (0.97 / n) rounded up and a win's
+    # (0.03 / n) rounded away, so millions of visits pulled the mean down (by 0.01 after 2^21
+    # visits, 0.13 after 2^24). Red's only move is a draw; a small tree keeps iterations cheap.
+    pos = rosen.Position("3rrrwrw/wrrrrrr2/1rww1wr1r/rwwwrw1w1/rwwrwwrrw/1r2wr2w/ww7/3wrwr1w/3r2wr1 c7 r "
+                         "W3 N3,NE3,SE3 0 0 NE1,E2,SW2 *")
+    params = dict(seed=1, rollout="random", rollout_cutoff=0, minimax_weight=0, max_tree_size=2000)
+    short = rosen.search(pos, iterations=2**18, **params)
+    long = rosen.search(pos, iterations=2**22, **params)
+    assert long.moves[0].visits == 2**22
+    assert 0.95 < short.winrate < 0.99
+    assert long.winrate == pytest.approx(short.winrate, abs=0.003)

@@ -55,7 +55,7 @@ const std::array<ParamInfo, 21> kParamInfo = {{
     {"seed", &P::seed, 0, 18446744073709551615.0, {},
      "random stream; one thread, a seed and an iteration budget give the same result every time"},
     {"max_tree_size", &P::max_tree_size, 1000, 2147483648.0, {},
-     "tree nodes (28 bytes each) over all threads; expansion stops when it is reached, playouts go on"},
+     "tree nodes (40 bytes each) over all threads; expansion stops when it is reached, playouts go on"},
     {"temperature", &P::temperature, 0.01, 1000, {}, "softmax temperature of the heuristic policy over move values"},
     {"hero_cost", &P::hero_cost, -1000, 1000, {}, "score points a spent hero costs the heuristic (and a hero in hand is worth)"},
     {"draw_value", &P::draw_value, -1000, 1000, {}, "score points the heuristic gives a draw against a play"},

@@ -176,7 +176,7 @@ void validate(const SearchParams& p);
 
 // Bytes of one tree node, and the most tree nodes a search may hold: half of this machine's
 // physical memory (every thread's tree together), and never more than 2**31.
-constexpr uint64_t kNodeBytes = 28;
+constexpr uint64_t kNodeBytes = 40;
 uint64_t max_tree_size_limit();
 
 }  // namespace rosen::search

@@ -152,7 +152,7 @@ uint32_t Tree::select_child(uint32_t n, int mover_colour, const SearchParams& p)
     best_score = -std::numeric_limits<float>::infinity();
     for (uint32_t c = first; c < last; ++c) {
         const Node& child = nodes_[c];
-        const float mean = (1.0f - w) * child.value + w * child.minimax;
+        const float mean = (1.0f - w) * float(child.value) + w * child.minimax;
         const float q = mover_colour == kRed ? mean : 1.0f - mean;
         // UCT plus a progressive bias towards the policy's favourites that fades with visits.
         const float ucb = q + exploration * std::sqrt(log_n / float(child.visits)) +
@@ -168,7 +168,7 @@ uint32_t Tree::select_child(uint32_t n, int mover_colour, const SearchParams& p)
 uint32_t Tree::select_puct(uint32_t n, int mover_colour, const SearchParams& p) const {
     const float w = float(p.minimax_weight);
     const auto q_of = [&](const Node& node) {
-        const float mean = (1.0f - w) * node.value + w * node.minimax;
+        const float mean = (1.0f - w) * float(node.value) + w * node.minimax;
         return mover_colour == kRed ? mean : 1.0f - mean;
     };
     const Node& parent = nodes_[n];
@@ -176,7 +176,7 @@ uint32_t Tree::select_puct(uint32_t n, int mover_colour, const SearchParams& p) 
     // priors alone order the untried moves; sqrt(N) counts the parent at least once, so that
     // they do so from the first selection on.
     const float unvisited = parent.visits ? q_of(parent) : 0.5f;
-    const float scale = float(p.puct_c) * std::sqrt(float(std::max<uint32_t>(parent.visits, 1)));
+    const float scale = float(p.puct_c) * std::sqrt(float(std::max<uint64_t>(parent.visits, 1)));
     const uint32_t first = parent.first_child, last = first + parent.num_children;
     uint32_t best = first;
     float best_score = -std::numeric_limits<float>::infinity();
@@ -263,9 +263,9 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
     for (int i = 0; i < len; ++i) {
         Node& node = nodes_[path[i]];
         ++node.visits;
-        const float inv = 1.0f / float(node.visits);
-        node.value += (ev.reward - node.value) * inv;
-        node.margin += (ev.margin - node.margin) * inv;
+        const double inv = 1.0 / double(node.visits);
+        node.value += (double(ev.reward) - node.value) * inv;
+        node.margin += (double(ev.margin) - node.margin) * inv;
     }
     // Network values exist only where the search has been, so these backups run after the visit
     // counts are updated and over every iteration's path, not only when a node was expanded.

@@ -31,10 +31,10 @@ MAX_ITERATIONS = 1_000_000
 MIN_TIME_MS, MAX_TIME_MS, DEFAULT_TIME_MS = 10, 60_000, 500
 #: The longest analysis (an analysis without a budget runs until stopped, or this long).
 MAX_ANALYSIS_MS = 10 * 60_000
-#: Tree nodes per search (28 bytes each): 1M nodes, 28 MB. A game keeps its engine's tree between
-#: moves (reuse) and its endgame solver's 4 MiB table, so open games with engine moves hold up to
-#: MAX_GAMES x 32 MB (about 2 GB).
-TREE_SIZE = 1_000_000
+#: Tree nodes per search (40 bytes each): 700 000 nodes, 28 MB. A game keeps its engine's tree
+#: between moves (reuse) and its endgame solver's 4 MiB table, so open games with engine moves hold
+#: up to MAX_GAMES x 32 MB (about 2 GB).
+TREE_SIZE = 700_000
 #: Open games kept; the least recently used one is dropped beyond this.
 MAX_GAMES = 64
 #: Searches (engine moves, analyses, evaluations) that may run at once.
