@@ -19,7 +19,10 @@ load, and prints per benchmark the median of the paired ratios new/old with thei
 
 Only APIs present in both versions are used. Every repetition also compares what the two
 versions computed (random-play totals for the same seed, the scores of the boards) and stops
-with an error if they differ: a faster core must play the same games.
+with an error if they differ: a faster core must play the same games. The searches are compared
+by their iteration count only: a change may mean to change what they find, so equal searches
+(a speed-up that claims "the same searches bit for bit") are shown otherwise, e.g. by the
+engine's `bench` signature (tests/golden/engine_bench.txt).
 
 From a fresh clone (needs git history that holds the old commit, a C++20 compiler and the build
 requirements in the running Python: ``pip install numpy scikit-build-core pybind11 cmake ninja``)::
@@ -157,8 +160,16 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="+", choices=[b[0] for b in BENCHES], help="run only these benchmarks")
     ap.add_argument("--keep", metavar="DIR", help="build into DIR and keep it (default: a temporary directory)")
     args = ap.parse_args(argv)
-    if args.reps < 1:
-        ap.error("--reps must be at least 1")
+    # Every argument is checked before the builds (a minute or two each).
+    for option, value in (("--reps", args.reps), ("--games", args.games), ("--iterations", args.iterations)):
+        if value < 1:
+            ap.error(f"{option}: expected >= 1, got {value}")
+    if args.json and args.json != "-" and not Path(args.json).resolve().parent.is_dir():
+        ap.error(f"--json: no directory {Path(args.json).resolve().parent} to write {args.json} into")
+    try:
+        git("rev-parse", "--verify", f"{args.old}^{{commit}}")
+    except subprocess.CalledProcessError as exc:
+        ap.error(f"--old: {args.old!r} is not a commit here ({exc.stderr.decode(errors='replace').strip()})")
     quiet = args.json == "-"
 
     def say(msg: str) -> None:

@@ -48,6 +48,8 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=3, help="alternating repetitions (default 3)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = ap.parse_args(argv)
+    if args.reps < 1:
+        ap.error(f"--reps: expected >= 1, got {args.reps}")
     rows = {}
     for name, work in WORKS.items():
         runs = {1: [], 2: []}

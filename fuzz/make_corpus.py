@@ -4,6 +4,7 @@ examples. Deterministic: running it again gives the same files. ``python fuzz/ma
 (after a change of an input layout, or to add seeds; commit the result)."""
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import random
@@ -223,7 +224,9 @@ def regression_inputs():
     }
 
 
-def main() -> None:
+def main(argv=None) -> None:
+    # No options; a parser so that --help (or a stray argument) explains instead of rewriting the corpus.
+    argparse.ArgumentParser(description=__doc__).parse_args(argv)
     write("position", position_corpus())
     write("search", search_corpus())
     write("score", score_corpus())

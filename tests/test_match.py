@@ -257,6 +257,9 @@ def test_a_seed_whose_last_deal_is_past_the_range_is_refused_before_play(tmp_pat
     assert main(["match", "random", "random", "--games", "4", "--seed", str(2**64 - 1), "--jsonl", str(out)]) == 2
     assert "--seed: expected 0..18446744073709551614" in capsys.readouterr().err
     assert not out.exists() or out.read_text() == ""  # no game played
+    # More games than there are seeds: the games are refused, not the seed with a negative range.
+    with pytest.raises(ValueError, match="^games: expected 2..18446744073709551615, got 100000000000000000000"):
+        run_match("random", "random", games=10**20)
 
 
 def test_eager_reshuffles_are_counted():

@@ -52,7 +52,9 @@ def test_regression_gate_refuses_bad_arguments_before_any_match(capsys):
                           (["mcts", "--games", "0"], "--games: expected an even number"),
                           (["mcts", "--time-ms", "-3"], "--time-ms: expected >= 1, got -3"),
                           (["mcts", "--iterations", "0"], "--iterations: expected >= 1, got 0"),
-                          (["mcts", "--threads", "0"], "--threads: expected >= 1, got 0"),
+                          (["mcts", "--threads", "0"], "--threads: expected 1..256, got 0"),
+                          (["mcts", "--threads", "257"], "--threads: expected 1..256, got 257"),
+                          (["mcts", "--games", str(2 * 10**9)], "--games: expected an even number"),
                           (["mcts", "--players", "3"], "--players: invalid choice: 3")):
         exits_2(gate.main, argv)
         captured = capsys.readouterr()
@@ -183,3 +185,35 @@ def test_clock_model_measures_the_ratio_and_the_clocks(capsys):
     exits_2(model.main, ["--games", "0"])
     exits_2(model.main, ["--per-token", "0"])
     assert "--per-token: expected 0 < ratio <= 10, got 0.0" in capsys.readouterr().err
+
+
+def load_path(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_and_fuzz_scripts_refuse_bad_arguments_before_any_work(capsys, tmp_path):
+    # compare_commits refused these after two builds (minutes), or with a traceback; thread_scaling
+    # took --reps 0 to a StatisticsError; make_corpus had no parser, so --help rewrote the corpus.
+    root = TOOLS.parent
+    compare = load_path(root / "bench" / "compare_commits.py")
+    for argv, message in ((["--games", "0"], "--games: expected >= 1, got 0"),
+                          (["--iterations", "-5"], "--iterations: expected >= 1, got -5"),
+                          (["--reps", "0"], "--reps: expected >= 1, got 0"),
+                          (["--json", str(tmp_path / "no" / "x.json")], "--json: no directory"),
+                          (["--old", "no-such-ref-anywhere"], "--old: 'no-such-ref-anywhere' is not a commit")):
+        exits_2(compare.main, argv)
+        captured = capsys.readouterr()
+        assert message in captured.err and "Traceback" not in captured.err and captured.out == "", argv
+    exits_2(load_path(root / "bench" / "thread_scaling.py").main, ["--reps", "0"])
+    assert "--reps: expected >= 1, got 0" in capsys.readouterr().err
+    corpus = root / "fuzz" / "corpus"
+    before = {p: p.stat().st_mtime_ns for p in corpus.rglob("*") if p.is_file()}
+    make_corpus = load_path(root / "fuzz" / "make_corpus.py")
+    with pytest.raises(SystemExit) as exit_:
+        make_corpus.main(["--help"])
+    assert exit_.value.code == 0 and "usage:" in capsys.readouterr().out
+    assert {p: p.stat().st_mtime_ns for p in corpus.rglob("*") if p.is_file()} == before
+

@@ -46,15 +46,18 @@ def main(argv=None) -> int:
     p.add_argument("--games", type=int, default=200, help="games per match, even (default 200 = 100 pairs)")
     p.add_argument("--iterations", type=int, default=1000, help="budget of the equal-iterations match (default 1000)")
     p.add_argument("--time-ms", type=int, default=20, help="budget of the equal-time match (default 20)")
-    p.add_argument("--threads", type=int, default=2, help="games in parallel (results do not depend on it)")
+    p.add_argument("--threads", type=int, default=2, help="games in parallel (the equal-iterations match does not depend on it; the equal-time one, "
+                        "like any timed search, depends on the machine's load)")
     p.add_argument("--players", type=int, choices=(2, 4), default=2,
                    help="the 2-player game or the 4-player team game (R13) (default 2)")
     args = p.parse_args(argv)
-    if args.games < 2 or args.games % 2:
-        p.error(f"--games: expected an even number >= 2 (deal pairs), got {args.games}")
-    for option, value in (("--iterations", args.iterations), ("--time-ms", args.time_ms), ("--threads", args.threads)):
+    if args.games < 2 or args.games % 2 or args.games > 10**9:
+        p.error(f"--games: expected an even number from 2 to 10**9 (deal pairs), got {args.games}")
+    for option, value in (("--iterations", args.iterations), ("--time-ms", args.time_ms)):
         if value < 1:
             p.error(f"{option}: expected >= 1, got {value}")
+    if not 1 <= args.threads <= 256:
+        p.error(f"--threads: expected 1..256, got {args.threads}")
     # Both matches' four agents are built first: a bad option fails here, not after the first match.
     matches = []
     for budget in (f"iterations={args.iterations}", f"time_ms={args.time_ms}"):

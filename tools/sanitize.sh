@@ -4,7 +4,7 @@
 #   tools/sanitize.sh asan [pytest args]   AddressSanitizer + UndefinedBehaviorSanitizer, whole suite
 #   tools/sanitize.sh tsan [pytest args]   ThreadSanitizer, the tests that run threads (see below)
 #   tools/sanitize.sh fuzz                 clang + libFuzzer coverage (-DROSEN_FUZZ=ON), no tests:
-#                                          fuzz/run.py --python build/sanitize-fuzz/venv/bin/python
+#                                          fuzz/run.py --native --python build/sanitize-fuzz/venv/bin/python
 #
 # Nothing here touches the normal install: the instrumented build lives in build/sanitize-<kind>/
 # (cmake build dir, a staged copy of the package in site/, and a small venv without pip that
@@ -117,7 +117,7 @@ if [ "$KIND" = fuzz ]; then
   # The instrumented extension needs libFuzzer's coverage callbacks, which atheris provides
   # once it is loaded (fuzz/_atheris_main.py imports it first): nothing to test here.
   echo "sanitize.sh: built $BUILD/site/rosen; fuzz with:"
-  echo "  python fuzz/run.py --python $BUILD/venv/bin/python --target all --seconds 60"
+  echo "  python fuzz/run.py --native --python $BUILD/venv/bin/python --target all --seconds 60"
   exit 0
 fi
 
@@ -134,7 +134,10 @@ if [ "$KIND" = tsan ]; then
   #   isready/stop/position (all of test_engine_protocol.py; the pipe tests that stop or quit a
   #   running search in a `rosen engine` subprocess, which runs under TSan too);
   # - root parallelism: search with threads=2 (trees and the merge), random_play(threads=2),
-  #   matches on 2-3 worker threads, score_boards on a worker thread with the GIL released.
+  #   matches on 2-3 worker threads, score_boards on a worker thread with the GIL released;
+  # - one object from two Python threads (the locks of F26: searchers, classic agents, VecEnv),
+  #   self-play and VecEnv on worker threads, one evaluator shared by three search threads and
+  #   a batch evaluation on two threads.
   # The rest of the suite calls C++ from one thread at a time: nothing there for TSan to see.
   DEFAULT=(tests/test_search_engine.py tests/test_engine_protocol.py
            tests/test_engine_pipe.py::test_stop_ends_an_infinite_search_quickly
@@ -147,7 +150,12 @@ if [ "$KIND" = tsan ]; then
            tests/test_randomplay.py::test_cli_randomplay_json
            tests/test_match.py::test_same_seed_same_match_and_threads_do_not_matter
            tests/test_match.py::test_sprt_stops_early_and_threads_do_not_change_where
-           tests/test_territory.py::test_batch_releases_the_gil)
+           tests/test_territory.py::test_batch_releases_the_gil
+           tests/test_shared_between_threads.py
+           tests/test_selfplay_generate.py::test_threads_do_not_change_a_byte
+           tests/test_env_vec.py::test_threads_change_nothing
+           tests/test_search_network.py::test_tree_reuse_threads_and_stop_with_a_network
+           tests/test_network.py::test_cpp_agrees_with_the_numpy_reference_on_10000_positions)
 else
   DEFAULT=()
 fi

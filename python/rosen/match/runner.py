@@ -228,7 +228,7 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
     would have been in the whole match, and the result holds only them.
     """
     spec_a, spec_b = _spec(a, "a"), _spec(b, "b")
-    games = check_int("games", games, 2)
+    games = check_int("games", games, 2, MAX_SEED)  # beyond it, the seed check below would name a negative range
     if games % 2:
         raise InvalidArgumentError(f"games: expected an even number (games are colour-swapped pairs), got {games}",
                                    "games")
