@@ -140,6 +140,14 @@ def main(argv=None) -> int:
     ap.add_argument("--replay", help="run one saved input through its target and exit")
     ap.add_argument("extra", nargs="*", help="more libFuzzer flags, after --")
     args = ap.parse_args(argv)
+    # Exit 1 means a finding: a bad argument is a usage error (2), and a budget that fuzzes nothing
+    # is not a clean run.
+    if not (args.seconds >= 1 and args.seconds < float("inf")):
+        ap.error(f"--seconds: expected a number of seconds >= 1, got {args.seconds:g}")
+    if args.replay and not os.path.isfile(args.replay):
+        ap.error(f"--replay: no file {args.replay!r}")
+    if args.keep and os.path.exists(args.keep) and not os.path.isdir(args.keep):
+        ap.error(f"--keep: {args.keep!r} is not a directory")
     if args.replay:
         return replay(args.replay)
     python = args.python or sys.executable

@@ -217,3 +217,35 @@ def test_bench_and_fuzz_scripts_refuse_bad_arguments_before_any_work(capsys, tmp
     assert exit_.value.code == 0 and "usage:" in capsys.readouterr().out
     assert {p: p.stat().st_mtime_ns for p in corpus.rglob("*") if p.is_file()} == before
 
+
+def test_the_loop_suite_figures_clock_and_fuzz_tools_check_every_argument_first(capsys, tmp_path):
+    # Each was refused late (after steps, games or searches), with a traceback, or -- fuzz/run.py --
+    # with the exit status of a finding; reinforce.py let --agent-options override the loop's own
+    # network, so every gate played one network against itself.
+    root = TOOLS.parent
+    cases = [
+        (load("reinforce").parse_args, ["--dir", str(tmp_path / "loop"), "--agent-options", "evaluator=builtin"],
+         "--agent-options: evaluator is the loop's own"),
+        (load("reinforce").parse_args, ["--dir", str(tmp_path / "loop"), "--agent-options", "iterations=9"],
+         "--agent-options: iterations is the loop's own"),
+        (load("reinforce").parse_args, ["--dir", str(tmp_path / "loop"), "--threads", "0"], "--threads: expected 1..256"),
+        (load("reinforce").parse_args, ["--dir", str(tmp_path / "loop"), "--seed", "-1"], "--seed: expected 0.."),
+        (load("make_bench_suite").main, ["--out", str(tmp_path / "s.json"), "--game-agent", "bogus"],
+         "--game-agent: agent: unknown kind 'bogus'"),
+        (load("make_bench_suite").main, ["--out", str(tmp_path / "s.json"), "--reference-seed", "-1"],
+         "--reference-seed: expected 0.."),
+        (load("strength_figures").main, ["--out", str(tmp_path / "f"), "--steps", "2,3", "--seed", "-5"],
+         "--seed: expected 0.."),
+        (load("strength_figures").main, ["--out", "/proc/rosen-never"], "--out: cannot make"),
+        (load("clock_model").main, ["--seed", "-1"], "--seed: expected 0.."),
+        (load_path(root / "fuzz" / "run.py").main, ["--seconds", "nan"], "--seconds: expected a number of seconds >= 1"),
+        (load_path(root / "fuzz" / "run.py").main, ["--seconds", "0.5"], "--seconds: expected a number of seconds >= 1"),
+        (load_path(root / "fuzz" / "run.py").main, ["--replay", str(tmp_path / "none")], "--replay: no file"),
+        (load_path(root / "fuzz" / "run.py").main, ["--keep", "/dev/null"], "--keep: '/dev/null' is not a directory"),
+    ]
+    for call, argv, message in cases:
+        exits_2(call, argv)
+        captured = capsys.readouterr()
+        assert message in captured.err and "Traceback" not in captured.err, argv
+    assert not (tmp_path / "f").exists() or not any((tmp_path / "f").iterdir())
+

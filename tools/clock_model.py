@@ -104,6 +104,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.per_token is not None and not 0 < args.per_token <= 10:
         parser.error(f"--per-token: expected 0 < ratio <= 10, got {args.per_token}")
+    from rosen.errors import MAX_SEED
+
+    if not 0 <= args.seed <= MAX_SEED - args.games:  # game g is dealt seed + g
+        parser.error(f"--seed: expected 0..{MAX_SEED - args.games}, got {args.seed}")
     used_ratio = clock.DECISIONS_PER_TOKEN[args.players] if args.per_token is None else args.per_token
 
     games = [game_positions(args.players, args.iterations, args.seed + g) for g in range(args.games)]

@@ -133,6 +133,17 @@ def main(argv: List[str] = None) -> int:
     out = Path(args.out)
     if out.is_dir() or not out.parent.is_dir():  # found now, not after the searches
         p.error(f"--out: expected a file in an existing directory, got {args.out!r}")
+    # The seeds and the game agent too (once: a traceback, the reference seed's after all the games).
+    from rosen.agents import parse_agent_spec
+    from rosen.errors import MAX_SEED
+
+    for option, value, top in (("--seed", args.seed, MAX_SEED - 4), ("--reference-seed", args.reference_seed, MAX_SEED)):
+        if not 0 <= value <= top:  # the games of the 4-player half are seeded seed + 4
+            p.error(f"{option}: expected 0..{top}, got {value}")
+    try:
+        parse_agent_spec(args.game_agent)
+    except ValueError as exc:
+        p.error(f"--game-agent: {exc}")
     start = time.time()
     rng = random.Random(args.seed)
     chosen: List[Dict[str, Any]] = []

@@ -74,11 +74,20 @@ def main(argv: List[str] = None) -> int:
         parser.error(f"--steps: expected step numbers 1, 2 or 3 separated by commas, got {args.steps!r}")
     out = Path(args.out)
     img = Path(args.img) if args.img else out / "img"
+    # Step 3's options are checked before step 1 runs (minutes with --preset full).
+    from rosen.errors import MAX_SEED
+
+    if not 1 <= args.threads <= 256:
+        parser.error(f"--threads: expected 1..256, got {args.threads}")
+    if not 0 <= args.seed <= MAX_SEED // 2:
+        parser.error(f"--seed: expected 0..{MAX_SEED // 2}, got {args.seed}")
     for option, path in (("--out", out), ("--img", img)):
         if path.exists() and not path.is_dir():
             parser.error(f"{option}: {str(path)!r} is a file, not a directory")
-    out.mkdir(parents=True, exist_ok=True)
-    img.mkdir(parents=True, exist_ok=True)
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            parser.error(f"{option}: cannot make {str(path)!r}: {exc.strerror}")
     for number, command in enumerate(commands(args.preset, out, img, args.threads, args.seed), 1):
         if number not in steps:
             continue
