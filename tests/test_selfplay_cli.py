@@ -1,5 +1,6 @@
 """`rosen selfplay`, `inspect` and `verify` (issue 11 part 5), and verify_run's checks."""
 import json
+import re
 import shutil
 
 import numpy as np
@@ -162,11 +163,14 @@ def test_verify_reports_a_games_line_that_is_no_record(copy):
 
 
 def test_verify_names_a_forged_game_count_without_building_it(copy):
-    # a count of 10**14 games once built set(range(10**14)): out of memory
+    # a count of 10**14 games once built set(range(10**14)): out of memory. The entry is not the
+    # run's shard 0 (run.json: 5 games a shard), which reading the manifest now says.
     entries = [json.loads(line) for line in (copy / "manifest.jsonl").read_text().splitlines()]
     entries[0]["games"] = 10**14
     (copy / "manifest.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
-    assert "games-00000.jsonl: 5 lines, the manifest says 100000000000000 games" in verify_run(copy)
+    with pytest.raises(ValueError, match=r"entry 1: shard 0 holds games 0\.\. \(5 games\), the entry says 0\.\. "
+                                         r"\(100000000000000\)"):
+        verify_run(copy)
 
 
 def test_verify_names_a_games_file_that_is_a_directory(copy, capsys):
@@ -232,3 +236,22 @@ def test_a_foreign_non_empty_directory_is_refused(tmp_path, capsys):
     code, _, err = run_cli(capsys, "selfplay", "--games", "2", "--agent", "random", "--out", str(tmp_path))
     assert code == 2 and "--out" in err and "thesis.tex" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["thesis.tex"]
+
+
+def test_verify_says_an_interrupted_run_is_unfinished_and_the_bar_resumes_where_it_was(tmp_path, capfd):
+    # "ok" alone hid that shards were missing; a resumed run's bar ended at "2/6 games".
+    out = tmp_path / "r"
+    assert run_cli(capfd, "selfplay", "--games", "6", "--shard-games", "2", "--agent", "random", "--out", str(out))[0] == 0
+    lines = (out / "manifest.jsonl").read_text().splitlines()
+    (out / "manifest.jsonl").write_text("\n".join(lines[:2]) + "\n")
+    (out / "shard-00002.npz").unlink()
+    (out / "games-00002.jsonl").unlink()
+    code, text, _ = run_cli(capfd, "selfplay", "verify", str(out))
+    assert code == 0 and "unfinished: 2 of 3 shards written, the same command resumes it" in text
+    code, text, _ = run_cli(capfd, "selfplay", "verify", "--json", str(out))
+    assert json.loads(text) == {"path": str(out), "ok": True, "problems": [], "shards": 3, "finished_shards": 2}
+    code, _, err = run_cli(capfd, "selfplay", "--games", "6", "--shard-games", "2", "--agent", "random", "--out",
+                           str(out), "--progress", "on")
+    bars = [int(done) for done in re.findall(r"(\d+)/6 games", err)]
+    assert code == 0 and bars and min(bars) >= 4 and bars[-1] == 6
+    assert "unfinished" not in run_cli(capfd, "selfplay", "verify", str(out))[1]

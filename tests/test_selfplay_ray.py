@@ -212,3 +212,27 @@ def test_cli_names_the_ray_address(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("rosen selfplay: error: --ray-address: no Ray cluster answers at 127.0.0.1:1 ")
     assert not out.exists()
+
+
+def test_an_interrupted_run_cancels_tasks_only_on_a_cluster_it_joined(tmp_path, monkeypatch):
+    # On an instance the backend started, shutting it down ends the tasks; cancelling them as well
+    # raced tasks as they finished and crashed the driver inside Ray (5 of 16 Ctrl-Cs).
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    cancelled = []
+    real_cancel = ray.cancel
+    monkeypatch.setattr(ray, "cancel", lambda ref, **kw: (cancelled.append(ref), real_cancel(ref, **kw)))
+
+    def interrupt(entry):
+        raise KeyboardInterrupt
+
+    settings = dict(SETTINGS, games=12, shard_games=1)
+    with pytest.raises(KeyboardInterrupt):
+        sp.write_run(tmp_path / "own", backend="ray", on_shard=interrupt, **settings)
+    assert cancelled == [] and not ray.is_initialized()
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:  # the caller's instance outlives the run: its tasks are cancelled
+        with pytest.raises(KeyboardInterrupt):
+            sp.write_run(tmp_path / "joined", backend="ray", on_shard=interrupt, **settings)
+        assert cancelled and ray.is_initialized()
+    finally:
+        ray.shutdown()

@@ -68,8 +68,9 @@ void bind_selfplay(py::module_& m) {
         c.network = std::move(network);
         c.agent_seed = uint_arg(agent_seed, "agent", 0, kMaxU64);  // the spec's seed option
         c.seed = uint_arg(seed, "seed", 0, kMaxU64);
-        const uint64_t first = uint_arg(first_game, "first_game", 0, uint64_t(1) << 62);
         const uint64_t n = uint_arg(count, "games", 0, uint64_t(1) << 40);
+        // The last game's index too: a run's later shards once failed on a first_game it was never given.
+        const uint64_t first = uint_arg(first_game, "first_game", 0, (uint64_t(1) << 62) - n);
         c.rules = bindings::rules_arg(players, reshuffle);
         c.threads = int_arg(threads, "threads", 1, kMaxThreads);
         c.temperature = real_arg(temperature, "temperature");

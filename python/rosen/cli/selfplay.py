@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import time
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from ..errors import RosenError
-from ..selfplay import FORMAT_VERSION, write_run
+from ..selfplay import FORMAT_VERSION, read_manifest, write_run
+from ..selfplay.records import read_run
 from ..selfplay.backends import BackendError
 from ..selfplay.inspect import describe
 from ..selfplay.verify import verify_run
@@ -69,10 +71,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 class _Progress:
     """One status line on stderr: games, rows, games/s and the time left."""
 
-    def __init__(self, total: int, stream=sys.stderr) -> None:
-        self.total, self.stream, self.start = total, stream, time.monotonic()
+    def __init__(self, total: int, stream=None) -> None:
+        # sys.stderr as it is now, not as it was when this module was imported
+        self.total, self.stream, self.start = total, stream or sys.stderr, time.monotonic()
         self.games_before = self.rows_before = 0  # finished shards
         self.games = self.rows = 0
+        self.resumed = 0  # games written before this call (not counted in the rate)
+
+    def resume(self, entries: List[Dict[str, Any]]) -> None:
+        """Start from the shards a resumed run has already written."""
+        self.games_before = self.games = self.resumed = sum(e["games"] for e in entries)
+        self.rows_before = self.rows = sum(e["rows"] for e in entries)
 
     def shard_progress(self, games: int, rows: int) -> None:
         self.games, self.rows = self.games_before + games, self.rows_before + rows
@@ -86,7 +95,7 @@ class _Progress:
 
     def draw(self) -> None:
         seconds = time.monotonic() - self.start
-        rate = self.games / seconds if seconds > 0 else 0.0
+        rate = (self.games - self.resumed) / seconds if seconds > 0 else 0.0
         eta = (self.total - self.games) / rate if rate > 0 else float("inf")
         self.stream.write(f"\r{_args.bar(self.games, self.total)} {self.games}/{self.total} games  "
                           f"{self.rows} rows  {rate:,.1f} games/s  ETA {eta:,.0f}s ")
@@ -100,6 +109,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--out: expected the run directory to write (e.g. --out selfplay-run)")
     show = args.progress == "on" or (args.progress == "auto" and sys.stderr.isatty())
     progress = _Progress(args.games)
+    if show and os.path.isfile(os.path.join(args.out, "run.json")):
+        try:  # a resumed run: the bar starts at the shards already written
+            progress.resume(read_manifest(args.out))
+        except (RosenError, OSError):
+            pass  # another run's directory, or a damaged one: write_run says what is wrong with it
     options = {}
     if args.backend == "ray":
         options = {"address": args.ray_address, "max_in_flight": args.max_in_flight}
@@ -184,11 +198,17 @@ def run_verify(args: argparse.Namespace) -> int:
     """Verify a run directory (every game replayed, every row and hash checked) and print the problems
     found as text or ``--json``; returns 1 if there are any, else 0."""
     problems = verify_run(args.path)
+    # What is there is verified; an interrupted run is sound but not finished, which "ok" alone hid.
+    run = read_run(args.path)
+    shards, done = -(-run["games"] // run["shard_games"]), len(read_manifest(args.path))
     if args.json:
-        print(json.dumps({"path": args.path, "ok": not problems, "problems": problems}))
+        print(json.dumps({"path": args.path, "ok": not problems, "problems": problems, "shards": shards,
+                          "finished_shards": done}))
     elif problems:
         print("\n".join(problems))
         print(f"{args.path}: {len(problems)} problem(s)")
     else:
-        print(f"{args.path}: ok (every game replays, every row matches the engine, every hash matches)")
+        unfinished = "" if done == shards else (f"; unfinished: {done} of {shards} shards written, the same "
+                                                "command resumes it")
+        print(f"{args.path}: ok (every game replays, every row matches the engine, every hash matches{unfinished})")
     return 1 if problems else 0

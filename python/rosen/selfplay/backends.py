@@ -7,12 +7,14 @@ backends' output is byte-for-byte the same, and a retried or duplicated task is 
 """
 from __future__ import annotations
 
+import itertools
 import os
 import socket
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Tuple
 
 from ..errors import InvalidArgumentError, RosenError, check_int
+from .engine_id import engine_fingerprint
 from .generate import SelfPlayBatch, agent_network, generate
 
 #: Told the games and rows finished so far within a shard (for a progress display).
@@ -28,6 +30,9 @@ class ShardJob:
     first_game: int
     games: int
     settings: Dict[str, Any]
+    #: The run's engine fingerprint (:func:`rosen.selfplay.engine_id.engine_fingerprint`): a worker
+    #: whose rosen computes otherwise refuses the shard. None: not checked.
+    engine: Optional[str] = None
 
 
 def play_shard(job: ShardJob, threads: int = 1, chunk_games: int = 0,
@@ -35,6 +40,10 @@ def play_shard(job: ShardJob, threads: int = 1, chunk_games: int = 0,
     """The batch of one shard. ``chunk_games`` > 0 plays it in pieces of that many games (the
     same bytes, since game i depends only on i) to report progress between them. ``network``:
     the agent's ``evaluator=`` network already read (:func:`rosen.selfplay.generate`)."""
+    if job.engine is not None and job.engine != engine_fingerprint():
+        raise InvalidArgumentError(f"engine: this rosen ({socket.gethostname()}) computes otherwise than the one that "
+                                   f"started the run (engine fingerprint {engine_fingerprint()}, the run's "
+                                   f"{job.engine}): install the same build on every node", "engine")
     step = chunk_games if chunk_games > 0 else job.games
     parts = []
     for first in range(job.first_game, job.first_game + job.games, step):
@@ -67,9 +76,12 @@ class LocalBackend:
             ) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
         """Play the shards here, one after another (the agent's network read once), yielding each
         ``(job, batch)`` as it is done."""
-        jobs = list(jobs)
-        network = agent_network(jobs[0].settings["agent"], jobs[0].settings.get("players", 2)) if jobs else None
-        for job in jobs:
+        jobs = iter(jobs)  # taken one at a time: a run of a billion shards starts at once
+        first = next(jobs, None)
+        if first is None:
+            return
+        network = agent_network(first.settings["agent"], first.settings.get("players", 2))
+        for job in itertools.chain([first], jobs):
             # Progress a few times per shard: pieces of at least 8 games per thread.
             chunk = max(8 * self.threads, job.games // 20) if on_progress is not None else 0
             yield job, play_shard(job, self.threads, chunk, on_progress, network)
@@ -166,38 +178,48 @@ class RayBackend:
             ) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
         """Play the shards as Ray tasks (:meth:`connect` first; a Ray started by this call is shut down at
         its end), yielding each ``(job, batch)`` as its task finishes; ``on_progress`` is not called."""
-        queue = list(jobs)
-        if not queue:  # nothing to play: no Ray needed
+        queue = iter(jobs)  # taken as tasks are started: a run of a billion shards starts at once
+        first = next(queue, None)
+        if first is None:  # nothing to play: no Ray needed
             return
+        queue = itertools.chain([first], queue)
         ray = _ray()
         owned = not self._started and not ray.is_initialized()
         self.connect()  # a caller's instance too: an address beside it is refused, the threads checked
         try:
-            yield from self._run(ray, queue)
+            yield from self._run(ray, first, queue)
         finally:
             if owned:  # called alone, not through write_run: Ray lasts as long as this run
                 self.close()
 
-    def _run(self, ray: Any, queue: List[ShardJob]) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
+    def _run(self, ray: Any, first: ShardJob, queue: Iterator[ShardJob]) -> Iterator[Tuple[ShardJob, SelfPlayBatch]]:
         limit = self.max_in_flight or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
         task = ray.remote(play_shard).options(num_cpus=self.threads_per_task, max_retries=self.max_retries)
-        network = agent_network(queue[0].settings["agent"], queue[0].settings.get("players", 2))
+        network = agent_network(first.settings["agent"], first.settings.get("players", 2))
         network_ref = ray.put(network) if network is not None else None  # stored once, read by every task
         pending: Dict[Any, ShardJob] = {}
-        queue.reverse()
+        more = True
         try:
-            while queue or pending:
-                while queue and len(pending) < limit:
-                    job = queue.pop()
+            while True:
+                while more and len(pending) < limit:
+                    job = next(queue, None)
+                    if job is None:
+                        more = False
+                        break
                     pending[task.remote(job, self.threads_per_task, 0, None, network_ref)] = job
+                if not pending:
+                    break
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
                     job = pending.pop(ref)
                     yield job, _result(ray, ref, job)
         finally:
-            # Stopped early (Ctrl-C, an error): do not leave work running. Not once Ray is shut down:
+            # Stopped early (Ctrl-C, an error): do not leave work running on a cluster we joined. An
+            # instance we started is shut down by close(), which ends its tasks: there, cancelling
+            # raced tasks as they finished and crashed the driver inside Ray (a failed check in its
+            # task manager, 5 of 16 interrupted runs of Ray 2.60). Not once Ray is shut down either:
             # ray.cancel would start a new instance (Ray's auto-init).
-            if ray.is_initialized():
+            if ray.is_initialized() and not self._started:
                 for ref in pending:
                     ray.cancel(ref, force=True)
 

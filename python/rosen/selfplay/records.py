@@ -30,6 +30,7 @@ import hashlib
 import json
 import os
 import re
+import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,7 @@ from .. import _json
 from .._files import lock_exclusively
 from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_int
 from .backends import ShardJob, make_backend
+from .engine_id import engine_fingerprint
 from .generate import COLUMNS, SelfPlayBatch, agent_network, check_settings
 
 FORMAT = "rosen-selfplay"
@@ -160,7 +162,10 @@ def _load(path: PathLike) -> Shard:
         if "format" not in names or str(npz["format"]) != FORMAT:
             found = str(npz["format"]) if "format" in names else "no format entry"
             raise InvalidArgumentError(f"format: {os.fspath(path)!r} is not a {FORMAT} shard ({found})", "format")
-        version = int(npz["format_version"]) if "format_version" in names else None
+        raw = npz["format_version"] if "format_version" in names else None
+        # A version that is not one whole number (an array, text) is no version this reader knows.
+        version = int(raw) if raw is not None and raw.shape == () and raw.dtype.kind in "iu" else \
+            (raw.tolist() if raw is not None else None)
         if version != FORMAT_VERSION:
             raise InvalidArgumentError(f"format_version: this reader reads version {FORMAT_VERSION}, "
                                        f"{os.fspath(path)!r} is version {version}", "format_version")
@@ -212,6 +217,10 @@ def read_manifest(path: PathLike) -> List[Dict[str, Any]]:
     if not manifest.exists():
         return []
     entries = read_json_lines(manifest, "one manifest entry a line")
+    # The entries must be the run's own shards, once each: a duplicated line once doubled a
+    # shard's games in load_dir (and in training) while only `verify` noticed.
+    run = read_run(path) if (Path(path) / RUN_FILE).is_file() else None
+    seen: Dict[int, int] = {}
     for number, entry in enumerate(entries, 1):
         where = f"path: {os.fspath(manifest)!r} entry {number}"
         if not isinstance(entry, dict):
@@ -225,6 +234,24 @@ def read_manifest(path: PathLike) -> List[Dict[str, Any]]:
             if not isinstance(value, str) or not pattern.fullmatch(value):
                 raise InvalidArgumentError(f"{where}: {key}: expected a name like {pattern.pattern!r}, got {value!r}",
                                            "path")
+        index = entry["index"]
+        if index in seen:
+            raise InvalidArgumentError(f"{where}: index: shard {index} is listed twice (entries {seen[index]} and "
+                                       f"{number})", "path")
+        seen[index] = number
+        if entry["shard"] != shard_name(index) or entry["games_file"] != games_name(index):
+            raise InvalidArgumentError(f"{where}: shard {index}'s files are {shard_name(index)} and "
+                                       f"{games_name(index)}, not {entry['shard']} and {entry['games_file']}", "path")
+        if run is not None:
+            first_run, games, size = run.get("first_game", 0), run["games"], run["shard_games"]
+            if index >= (games + size - 1) // size:
+                raise InvalidArgumentError(f"{where}: index: the run has {(games + size - 1) // size} shards, "
+                                           f"got shard {index}", "path")
+            first = first_run + index * size
+            expected = (first, min(size, first_run + games - first))
+            if (entry["first_game"], entry["games"]) != expected:
+                raise InvalidArgumentError(f"{where}: shard {index} holds games {expected[0]}.. ({expected[1]} games), "
+                                           f"the entry says {entry['first_game']}.. ({entry['games']})", "path")
     return sorted(entries, key=lambda e: e["index"])
 
 
@@ -239,6 +266,9 @@ def read_run(path: PathLike) -> Dict[str, Any]:
     if not isinstance(run, dict) or run.get("format") != FORMAT:
         raise InvalidArgumentError(f"path: {os.fspath(file)!r} is not a {FORMAT} run's parameters (a JSON object "
                                    f"with format {FORMAT!r})", "path")
+    if "first_game" in run and (type(run["first_game"]) is not int or run["first_game"] < 0):
+        raise InvalidArgumentError(f"path: {os.fspath(file)!r}: first_game: expected a whole number >= 0, got "
+                                   f"{run['first_game']!r}", "path")
     for key in ("games", "shard_games"):
         if type(run.get(key)) is not int or run[key] < 1:
             raise InvalidArgumentError(f"path: {os.fspath(file)!r}: {key}: expected a whole number >= 1, got "
@@ -302,6 +332,10 @@ def load_dir(path: PathLike, *, verify: bool = False) -> SelfPlayBatch:
     for entry in read_manifest(directory):
         shard = load(directory / entry["shard"])
         games = read_json_lines(directory / entry["games_file"], "one game record a line")
+        for what, count, listed in (("rows", len(shard.rows["game"]), entry["rows"]), ("games", len(games), entry["games"])):
+            if count != listed:
+                raise InvalidArgumentError(f"path: {entry['shard' if what == 'rows' else 'games_file']}: {count} "
+                                           f"{what}, {MANIFEST} says {listed}", "path")
         batches.append(SelfPlayBatch(rows=shard.rows, games=games))
     if not batches:
         raise InvalidArgumentError(f"path: {os.fspath(path)!r} holds no finished shard", "path")
@@ -346,8 +380,13 @@ def _open_run_dir(directory: Path, run: Dict[str, Any]) -> None:
     if RUN_FILE in names:
         before = read_run(directory)
         for key in sorted(set(before) | set(run)):
-            if key == "network_sha256" and key not in before:
-                continue  # a run written before its network was recorded: resumed on trust, as it was
+            if key in ("network_sha256", "engine") and key not in before:
+                continue  # a run written before these were recorded: resumed on trust, as it was
+            if key == "engine" and before[key] != run[key]:
+                raise InvalidArgumentError(
+                    f"path: {os.fspath(directory)!r} holds a run written by another build of rosen (engine fingerprint "
+                    f"{before[key]} there, {run[key]} here), whose games this one would not repeat; finish it with "
+                    "that build, or use another directory", "path")
             if before.get(key) != run.get(key):
                 raise InvalidArgumentError(
                     f"path: {os.fspath(directory)!r} holds a run with other parameters ({key}: {before.get(key)!r} "
@@ -400,8 +439,12 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     shard, :class:`rosen.selfplay.backends.RayBackend` with ``backend_options`` such as
     ``address`` and ``max_in_flight``; ``threads`` per task) or a backend object. The files are
     the same whatever the backend and the thread count. ``on_shard`` is told each new manifest
-    entry; ``on_progress(games, rows)`` the games and rows finished in the shard being played
-    (local backend). Returns the manifest entries (every shard of the run)."""
+    entry as its files are written (the manifest lists it at once, or -- when rewriting a long
+    manifest would take over a tenth of the run's time -- soon after, and at the latest when the
+    call ends); ``on_progress(games, rows)`` the games and rows finished in the shard being played
+    (local backend). The run records the engine's fingerprint (:mod:`rosen.selfplay.engine_id`):
+    another build of rosen does not resume it, nor play its shards on a Ray node. Returns the
+    manifest entries (every shard of the run)."""
     _path(path)
     games = check_int("games", games, 1, 2**40)
     shard_games = check_int("shard_games", shard_games, 1, 2**40)
@@ -411,11 +454,14 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
                               full_search_probability=full_search_probability, cheap_iterations=cheap_iterations,
                               record_cheap=record_cheap)
     check_int("threads", threads, 1, 256)
+    # Every shard's games must be indices the core takes (its check sees one shard at a time).
+    check_int("first_game", settings["first_game"], 0, 2**62 - games)
     run = {"format": FORMAT, "format_version": FORMAT_VERSION, "games": games, "shard_games": shard_games,
            **settings}  # threads changes the speed only: not a parameter of the run
     digest = network_digest(settings["agent"])
     if digest is not None:  # the agent's network by content: a file overwritten between runs is not the same run
         run["network_sha256"] = digest
+    run["engine"] = engine_fingerprint()  # and the engine by what it computes: another build is not the same run
     if backend_options is not None and not isinstance(backend_options, Mapping):
         raise ArgumentTypeError(f"backend_options: expected a dict of the backend's options, got "
                                 f"{type(backend_options).__name__}", "backend_options")
@@ -427,13 +473,16 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
         entries = {e["index"]: e for e in read_manifest(directory)
                    if (directory / e["shard"]).exists() and (directory / e["games_file"]).exists()}
         shared = {k: v for k, v in settings.items() if k != "first_game"}
-        jobs = []
-        for index in range((games + shard_games - 1) // shard_games):
-            if index not in entries:
-                first = first_game + index * shard_games
-                jobs.append(ShardJob(index, first, min(shard_games, first_game + games - first), shared))
+        shards = (games + shard_games - 1) // shard_games
+
+        def jobs() -> Iterator[ShardJob]:  # made as the backend takes them: a billion shards start at once
+            for index in range(shards):
+                if index not in entries:
+                    first = first_game + index * shard_games
+                    yield ShardJob(index, first, min(shard_games, first_game + games - first), shared, run["engine"])
+
         connect, close = getattr(runner, "connect", None), getattr(runner, "close", None)
-        if jobs and connect is not None:
+        if len(entries) < shards and connect is not None:
             try:
                 connect()  # Ray: joined or started (or refused) before any file is written
             except BaseException:
@@ -446,18 +495,30 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
                               fsync=fsync)
             run_text = (directory / RUN_FILE).read_text(encoding="utf-8")
             # Shards may finish in any order (Ray); each is written as it comes, the manifest in order.
-            results = runner.run(jobs, on_progress)
+            # The manifest is rewritten whole (atomically), so after a shard only while rewriting has
+            # taken under a tenth of the time since the last rewrite: with 100 000 shards a rewrite
+            # takes half a second, and once per shard the run's rewrites grew with its square. A
+            # shard finished but not yet listed when the process dies is played again on resume.
+            results = runner.run(jobs(), on_progress)
+            written_at, cost, unlisted = time.monotonic(), 0.0, False
             try:
                 for job, batch in results:
                     entry = write_shard_files(directory, job.index, batch, run_text=run_text, fsync=fsync)
                     entries[job.index] = entry
-                    _write_manifest(directory, list(entries.values()), fsync=fsync)
+                    unlisted = True
+                    if time.monotonic() - written_at >= 10 * cost:
+                        started = time.monotonic()
+                        _write_manifest(directory, list(entries.values()), fsync=fsync)
+                        written_at, unlisted = time.monotonic(), False
+                        cost = written_at - started
                     if on_shard is not None:
                         on_shard(entry)
             finally:  # stopped early: the backend cancels its work now, before the backend is closed
                 stop = getattr(results, "close", None)
                 if stop is not None:
                     stop()
+                if unlisted:
+                    _write_manifest(directory, list(entries.values()), fsync=fsync)
         finally:
             if close is not None:
                 close()
