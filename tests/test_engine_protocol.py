@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import time
 
 import pytest
 
@@ -89,6 +90,18 @@ def test_plain_draw_after_startpos_is_dealt_reproducibly(eng):
     after = rosen.Position(line.split(" ", 1)[1])
     assert len(after.hands[0]) == len(pos.hands[0]) + 1
     assert set(after.hands[0]) - set(pos.hands[0]) <= set(pos.pile_cards)
+    # A generator seeded with S: the first plain draw of deals 0..19 once came from one generator
+    # for all (the hidden copy's own, seed 0), the 13th card of 14 every time.
+    places = set()
+    for seed in range(20):
+        deal = rosen.Position.new(seed)
+        before, moves = first_moves(deal, 2)  # red plays, white plays: red may draw
+        eng.send(f"position startpos seed {seed} moves {' '.join(moves)} draw")
+        drawn = set(rosen.Position(eng.send("query position")[0].split(" ", 1)[1]).hands[0]) - set(before.hands[0])
+        expected = rosen.Position(deal.fen(hide_pile_order=True), seed=seed).play(moves[0]).play(moves[1]).play("draw")
+        assert len(drawn) == 1 and drawn == set(expected.hands[0]) - set(before.hands[0])
+        places.add(sorted(before.pile_cards).index(drawn.pop()))
+    assert len(places) > 3
 
 
 def test_four_player_startpos(eng):
@@ -639,3 +652,25 @@ def test_startpos_refuses_a_repeated_argument(words):
 
     with pytest.raises(rosen.InvalidArgumentError, match="given twice"):
         parse_position(words.split(), reshuffle="eager", seed=0)
+
+
+def test_stop_waits_for_a_backlog_search_whose_thread_is_still_starting(eng, monkeypatch):
+    # A search thread is assigned before it is started: stop read "not alive" as "ended" and
+    # returned with the waiting `go` still to run (seen under ThreadSanitizer's slowness). A slow
+    # start makes that window wide.
+    import threading
+    import types
+
+    from rosen.engine import server
+
+    class SlowStart(threading.Thread):
+        def start(self):
+            time.sleep(0.2)
+            super().start()
+
+    monkeypatch.setattr(server, "threading", types.SimpleNamespace(**{**vars(threading), "Thread": SlowStart}))
+    eng.send("position startpos seed 6", "go infinite")
+    assert eng.send("go nodes 5000", "query p1turn") == []
+    eng.send("stop")
+    assert eng.engine.backlog == 0 and not eng.engine.searching
+    assert sum(line.startswith("bestmove") for line in eng.sink.lines) == 2

@@ -266,3 +266,18 @@ def test_an_engine_opponent_is_closed_each_episode_and_at_close():
     assert not _children() - before
     # The env closed them: a dropped client's finalizer (the safety net) would have warned.
     assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+
+
+def test_R14_the_opponents_seed_says_nothing_of_the_deal():
+    # Built with deal_seed % 2**31 (an engine opponent's `Seed` option), the opponent could try the
+    # ~16 deals of those low bits that fit the hands on show, and read the pile.
+    env = gym.make("rosen/Rosenkoenig-v0", opponent="random", seat=0)
+    seeds = []
+    for episode in range(6):
+        env.reset(seed=100 + episode)
+        agent, deal = env.unwrapped._agent, env.unwrapped._single.game.deal_seed
+        assert agent.seed != deal % 2**31
+        seeds.append(agent.seed)
+    env.reset(seed=100)
+    assert env.unwrapped._agent.seed == seeds[0] and len(set(seeds)) == 6  # reproducible, and not one seed
+    env.close()

@@ -106,3 +106,24 @@ def test_a_draw_in_any_case_is_dealt_by_the_dealer(reshuffle):
     loud = play_game(_Shouting(seed=5), _Shouting(seed=6), seed=9, reshuffle=reshuffle)
     assert sum(m.startswith("draw:") for m in quiet.moves) > len(rosen.Position.new(9).draw_pile)
     assert loud.moves == quiet.moves
+
+
+class _AlwaysDraw(RandomAgent):
+    """Draws even with a full hand."""
+
+    def choose(self, position):
+        return rosen.Move("draw")
+
+
+def test_R14_an_illegal_draw_is_refused_as_a_draw_without_the_top_card():
+    # The dealer answered a plain draw with the known pile's top card before its legality was
+    # checked: the refusal then named "draw:<top card>", a card the agent never chose.
+    deal = rosen.Position.new(11)
+    with pytest.raises(rosen.InvalidArgumentError) as caught:
+        play_game(_AlwaysDraw(seed=1), RandomAgent(seed=2), seed=11)  # red's hand is full at the deal
+    message = str(caught.value)
+    assert message.startswith("red agent _AlwaysDraw(seed=1) chose 'draw': ")
+    assert "legal moves: " + ", ".join(str(m) for m in deal.legal_moves()) in message
+    assert not re.search(r"draw:", message)
+    with pytest.raises(rosen.InvalidArgumentError, match="^position: draw is not legal here"):
+        rosen.match.Dealer(11).card(deal)

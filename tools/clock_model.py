@@ -106,8 +106,10 @@ def main(argv=None) -> int:
         parser.error(f"--per-token: expected 0 < ratio <= 10, got {args.per_token}")
     from rosen.errors import MAX_SEED
 
-    if not 0 <= args.seed <= MAX_SEED - args.games:  # game g is dealt seed + g
-        parser.error(f"--seed: expected 0..{MAX_SEED - args.games}, got {args.seed}")
+    if args.games > 10**6:
+        parser.error(f"--games: expected 1..1000000, got {args.games}")
+    if not 0 <= args.seed <= MAX_SEED - args.games + 1:  # game g is dealt seed + g
+        parser.error(f"--seed: expected 0..{MAX_SEED - args.games + 1}, got {args.seed}")
     used_ratio = clock.DECISIONS_PER_TOKEN[args.players] if args.per_token is None else args.per_token
 
     games = [game_positions(args.players, args.iterations, args.seed + g) for g in range(args.games)]

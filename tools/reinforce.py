@@ -86,17 +86,21 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
     except ValueError as exc:
         p.error(f"--agent-options: {exc}")
     # The loop sets these itself (a later duplicate key wins in a spec: evaluator= there once made
-    # every gate play the same network against itself).
+    # every gate play the same network against itself), and its searches are by iterations only
+    # (a time limit would make self-play and the gates depend on the machine's speed).
     own = sorted({item.split("=", 1)[0].strip() for item in args.agent_options.split(",") if item.strip()}
-                 & {"evaluator", "iterations"})
+                 & {"evaluator", "iterations", "time_ms", "movetime", "clock_ms"})
     if own:
-        p.error(f"--agent-options: {own[0]} is the loop's own (--iterations, and each generation's network)")
+        p.error(f"--agent-options: {own[0]} is the loop's own (--iterations, and each generation's network; "
+                "no time limits)")
     if not 1 <= args.threads <= 256:
         p.error(f"--threads: expected 1..256, got {args.threads}")
-    from rosen.errors import MAX_SEED
-
-    if not 0 <= args.seed <= MAX_SEED // 2:
-        p.error(f"--seed: expected 0..{MAX_SEED // 2}, got {args.seed}")
+    if args.generations > 10**6:
+        p.error(f"--generations: expected 1..1000000, got {args.generations}")
+    # Generation g trains with --seed seed + g (rosen train takes at most 2**63 - 1).
+    top = 2**63 - 1 - args.generations
+    if not 0 <= args.seed <= top:
+        p.error(f"--seed: expected 0..{top}, got {args.seed}")
     if args.gate_games > 10**9:
         p.error(f"--gate-games: expected an even number from 2 to 10**9, got {args.gate_games}")
     for option, command in (("selfplay_options", ["selfplay", "--out", "x"]), ("train_options", ["train"])):

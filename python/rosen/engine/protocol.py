@@ -277,8 +277,10 @@ def _startpos(args: Sequence[str], reshuffle: str) -> Position:
         i += 2
     # The deal's hands come from the seed; its pile order is hidden like any player's view, so
     # that a frontend dealing its own cards may send any `draw:<card>` the pile holds, and a
-    # plain `draw` is dealt by the position's seeded generator (RULES.md notation).
-    return Position.new(values["seed"], players=values["players"], reshuffle=reshuffle).hide_pile_order()
+    # plain `draw` is dealt by a generator seeded with S (RULES.md notation). (A hidden copy keeps
+    # no generator of its own: the frontend chose S, so seeding from it gives nothing away.)
+    deal = Position.new(values["seed"], players=values["players"], reshuffle=reshuffle)
+    return Position(deal.fen(hide_pile_order=True), reshuffle=reshuffle, seed=values["seed"])
 
 
 @dataclass(frozen=True)

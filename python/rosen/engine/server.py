@@ -205,6 +205,11 @@ class Engine:
             thread = self._thread
             if thread is None:
                 return True
+            if thread.ident is None:
+                # Made but not started yet (a `go` or `bench` of the backlog is starting it): not
+                # "ended" -- that read once returned while the backlog's search was about to run.
+                time.sleep(0.001)
+                continue
             if not thread.is_alive():
                 # It ran the backlog before it ended; a `go` there started the next thread.
                 if self._thread is thread:

@@ -95,7 +95,9 @@ class RosenkoenigEnv(gymnasium.Env):
                 # env built it, so the env closes it (F66: one engine a reset was left running).
                 close_agents(self._agent)
                 self._agent = None
-                self._agent = self._spec.build(self._single.game.deal_seed % 2**31)
+                # Its seed from np_random, not from the deal: deal_seed % 2**31 (an engine's `Seed`)
+                # left the opponent about 16 deals to try against the hands on show, and the pile.
+                self._agent = self._spec.build(int(self.np_random.integers(2**31)))
             if self._agent is not None:
                 self._agent.reset()
             self._play_opponent()

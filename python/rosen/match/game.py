@@ -64,12 +64,12 @@ class Dealer:
         and the dealer is unchanged)."""
         if not isinstance(position, _core.Position):
             raise ArgumentTypeError(f"position: expected a rosen.Position, got {type(position).__name__}", "position")
+        drawable = {card for card, _ in position.draw_outcomes()}
+        if not drawable:  # checked first: a known pile's top card once answered an illegal draw
+            raise InvalidArgumentError("position: draw is not legal here", "position")
         pile = position.draw_pile
         if pile:  # the dealt pile, order known
             return pile[0]
-        drawable = {card for card, _ in position.draw_outcomes()}
-        if not drawable:
-            raise InvalidArgumentError("position: draw is not legal here", "position")
         # A lazy reshuffle (R7: the discard becomes the pile now), or a pile of unknown order we
         # never saw reshuffled: a new order.
         if position.pile_size == 0 or self._order is None:
@@ -227,7 +227,7 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
             # taken after a reshuffle, and refused by the true position with its top card named.
             raise InvalidArgumentError(f"{colour} agent {agent!r} chose {text!r}: a player draws without choosing the "
                                        "card; the move is 'draw'", colour)
-        if text == "draw":
+        if text == "draw" and position.is_legal("draw"):  # an illegal one is refused below, as itself
             text = "draw:" + dealer.card(position)
         try:
             after = position.play(text)

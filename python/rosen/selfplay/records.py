@@ -332,10 +332,10 @@ def load_dir(path: PathLike, *, verify: bool = False) -> SelfPlayBatch:
     for entry in read_manifest(directory):
         shard = load(directory / entry["shard"])
         games = read_json_lines(directory / entry["games_file"], "one game record a line")
-        for what, count, listed in (("rows", len(shard.rows["game"]), entry["rows"]), ("games", len(games), entry["games"])):
-            if count != listed:
-                raise InvalidArgumentError(f"path: {entry['shard' if what == 'rows' else 'games_file']}: {count} "
-                                           f"{what}, {MANIFEST} says {listed}", "path")
+        for name, what, count in ((entry["shard"], "rows", len(shard.rows["game"])),
+                                  (entry["games_file"], "games", len(games))):
+            if count != entry[what]:
+                raise InvalidArgumentError(f"path: {name}: {count} {what}, {MANIFEST} says {entry[what]}", "path")
         batches.append(SelfPlayBatch(rows=shard.rows, games=games))
     if not batches:
         raise InvalidArgumentError(f"path: {os.fspath(path)!r} holds no finished shard", "path")
