@@ -44,6 +44,21 @@ def board_ranks(rows: dict) -> str:
     return "/".join(out)
 
 
+def _deal_generator(seed: int) -> int:
+    """The draw generator's state Position.new(seed) starts with: mix_seed(seed, 0x726f73656e)
+    (cpp/rosenkoenig/rng.h and position.cpp), written out in Python."""
+    mask = 2**64 - 1
+
+    def splitmix64(state: int):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return state, z ^ (z >> 31)
+
+    state, _ = splitmix64(seed ^ ((0x726f73656e * 0xD1B54A32D192ED03) & mask))
+    return splitmix64(state)[1]
+
+
 def random_position(seed: int, players: int = 2, reshuffle: str = "eager", plies: int = 40):
     """The position after up to `plies` seeded random legal moves from a fresh deal (earlier if
     the game ends); odd seeds forget the pile's order on the way."""
@@ -54,7 +69,9 @@ def random_position(seed: int, players: int = 2, reshuffle: str = "eager", plies
     rng = random.Random(seed)
     pos = rosen.Position.new(seed=seed, players=players, reshuffle=reshuffle)
     if seed % 2:
-        pos = pos.hide_pile_order()
+        # Plain draws from then on come from the generator Position.new seeded from the deal, as
+        # hide_pile_order() kept it until F76 (it keeps none now): the same positions as before.
+        pos = rosen.Position(pos.fen(hide_pile_order=True), reshuffle=reshuffle, seed=_deal_generator(seed))
     for _ in range(plies):
         if pos.is_terminal:
             break
