@@ -15,7 +15,9 @@ load, and prints per benchmark the median of the paired ratios new/old with thei
 - the default search's iterations per second (``rosen.search(pos, iterations=N)``);
 - the same in the 4-player team game with the heuristic policy's rollouts played to the end
   (``rollout_cutoff=0``: the default of 4e9f30e, and the rollout half of the team game's
-  network search), from ``rosen.Position.new(seed=1, players=4)``.
+  network search), from ``rosen.Position.new(seed=1, players=4)``;
+- only with ``--only network`` (an ``--old`` commit that ships the network): the default search
+  with the shipped 2-player network (``evaluator="builtin"``).
 
 Only APIs present in both versions are used. Every repetition also compares what the two
 versions computed (random-play totals for the same seed, the scores of the boards) and stops
@@ -88,7 +90,8 @@ elif bench == "boards":
     np.save(cfg["boards"], np.ascontiguousarray(np.tile(np.stack(boards), (5, 1, 1))))
     out = {}
 else:
-    kwargs = {"uct_random": {"rollout": "random", "rollout_cutoff": 0}, "uct_team": {"rollout_cutoff": 0}}.get(bench, {})
+    kwargs = {"uct_random": {"rollout": "random", "rollout_cutoff": 0}, "uct_team": {"rollout_cutoff": 0},
+              "network": {"evaluator": "builtin"}}.get(bench, {})
     pos = rosen.Position.new(seed=1, players=4 if bench == "uct_team" else 2)
     rosen.search(pos, iterations=2000, seed=seed + 1, **kwargs)
     res = rosen.search(pos, iterations=cfg["iterations"], seed=seed, **kwargs)
@@ -103,7 +106,10 @@ BENCHES = [
     ("uct_random", "plain UCT, random rollouts to the end", "iterations/s"),
     ("uct_default", "UCT, default search", "iterations/s"),
     ("uct_team", "UCT, team game, heuristic rollouts to the end", "iterations/s"),
+    # Only when named in --only: commits before the shipped network (4e9f30e, the default --old) lack it.
+    ("network", "the default search with the shipped network (evaluator=builtin)", "iterations/s"),
 ]
+OPT_IN = {"network"}
 
 
 def git(*args: str, **kw) -> subprocess.CompletedProcess:
@@ -196,7 +202,7 @@ def main(argv=None) -> int:
         boards = str(work / "boards.npy")
         child({"bench": "boards", "lib": versions["new"]["lib"], "site": site, "seed": 0, "boards": boards})
 
-        selected = [b for b in BENCHES if not args.only or b[0] in args.only]
+        selected = [b for b in BENCHES if (b[0] in args.only if args.only else b[0] not in OPT_IN)]
         results = {}
         for key, label, unit in selected:
             say(f"timing {label} ...")

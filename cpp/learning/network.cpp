@@ -1,6 +1,7 @@
 #include "learning/network.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -9,6 +10,10 @@
 
 #include "common/errors.h"
 #include "common/threads.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace rosen::learning {
 
@@ -41,27 +46,92 @@ void check_hidden(int h, const char* which) {
 #define ROSEN_VECTOR_CLONES
 #endif
 
-ROSEN_VECTOR_CLONES void add_rows(const uint16_t* rows, int count, const float* matrix, int width, float* out) {
+// Register blocking: the outputs are taken 64 at a time (8 vectors of 8) and kept in registers
+// while every listed row is added, instead of loading and storing out[] for each row. Each output
+// still gets the same additions in the same order (row by row, no fused multiply-add), so the
+// results are the bits of the plain loop "for each row, for each j: out[j] += c * row[j]".
+typedef float Vec8 __attribute__((vector_size(32)));
+typedef float Vec8U __attribute__((vector_size(32), aligned(4), may_alias));  // an unaligned load or store
+
+template <int N, bool Scaled>
+__attribute__((always_inline)) inline void add_block(const uint16_t* rows, int count, const float* coefficients,
+                                                     const float* matrix, std::size_t width, float* out) {
+    Vec8 acc[N];
+    for (int v = 0; v < N; ++v) acc[v] = *reinterpret_cast<const Vec8U*>(out + 8 * v);
     for (int k = 0; k < count; ++k) {
-        const float* row = matrix + std::size_t(rows[k]) * std::size_t(width);
-        for (int j = 0; j < width; ++j) out[j] += row[j];
+        const float* row = matrix + std::size_t(rows[k]) * width;
+        if constexpr (Scaled) {
+            const float c = coefficients[rows[k]];
+            const Vec8 cv = {c, c, c, c, c, c, c, c};
+            for (int v = 0; v < N; ++v) acc[v] += cv * *reinterpret_cast<const Vec8U*>(row + 8 * v);
+        } else {
+            for (int v = 0; v < N; ++v) acc[v] += *reinterpret_cast<const Vec8U*>(row + 8 * v);
+        }
     }
+    for (int v = 0; v < N; ++v) *reinterpret_cast<Vec8U*>(out + 8 * v) = acc[v];
+}
+
+template <bool Scaled>
+__attribute__((always_inline)) inline void add_listed_rows(const uint16_t* rows, int count, const float* coefficients,
+                                                           const float* matrix, int width, float* out) {
+    const std::size_t w = std::size_t(width);
+    int j = 0;
+    for (; j + 64 <= width; j += 64) add_block<8, Scaled>(rows, count, coefficients, matrix + j, w, out + j);
+    switch ((width - j) / 8) {
+        case 7: add_block<7, Scaled>(rows, count, coefficients, matrix + j, w, out + j); break;
+        case 6: add_block<6, Scaled>(rows, count, coefficients, matrix + j, w, out + j); break;
+        case 5: add_block<5, Scaled>(rows, count, coefficients, matrix + j, w, out + j); break;
+        case 4: add_block<4, Scaled>(rows, count, coefficients, matrix + j, w, out + j); break;
+        case 3: add_block<3, Scaled>(rows, count, coefficients, matrix + j, w, out + j); break;
+        case 2: add_block<2, Scaled>(rows, count, coefficients, matrix + j, w, out + j); break;
+        case 1: add_block<1, Scaled>(rows, count, coefficients, matrix + j, w, out + j); break;
+        default: break;
+    }
+    j += (width - j) / 8 * 8;
+    for (int k = 0; k < count && j < width; ++k) {
+        const float* row = matrix + std::size_t(rows[k]) * w;
+        const float c = Scaled ? coefficients[rows[k]] : 1.0f;
+        for (int t = j; t < width; ++t) out[t] += Scaled ? c * row[t] : row[t];
+    }
+}
+
+ROSEN_VECTOR_CLONES void add_rows(const uint16_t* rows, int count, const float* matrix, int width, float* out) {
+    add_listed_rows<false>(rows, count, nullptr, matrix, width, out);
 }
 
 ROSEN_VECTOR_CLONES void add_scaled_rows(const uint16_t* rows, int count, const float* coefficients,
                                          const float* matrix, int width, float* out) {
-    for (int k = 0; k < count; ++k) {
-        const float c = coefficients[rows[k]];
-        const float* row = matrix + std::size_t(rows[k]) * std::size_t(width);
-        for (int j = 0; j < width; ++j) out[j] += c * row[j];
-    }
+    add_listed_rows<true>(rows, count, coefficients, matrix, width, out);
 }
 
-// The indices i in [begin, end) with x[i] != 0, without a branch per index (which way each goes
-// is unpredictable); returns how many were written to out.
+// The indices i in [begin, end) with x[i] != 0, in increasing order; returns how many were written
+// to out, which must have room for end - begin + 3 (whole groups of 4 are written). Four at a
+// time: a compare gives a 4-bit mask, a table its indices, written whole, and the count moves by
+// its popcount; no branch per index (which way each goes is unpredictable).
+struct NonZeroTable {
+    uint64_t at[16];  // the set bits' positions of a 4-bit mask, as 4 x uint16 (unused lanes 0)
+    constexpr NonZeroTable() : at{} {
+        for (int m = 0; m < 16; ++m) {
+            int n = 0;
+            for (int b = 0; b < 4; ++b)
+                if (m >> b & 1) at[m] |= uint64_t(b) << (16 * n++);
+        }
+    }
+};
+inline constexpr NonZeroTable kNonZero{};
+
 inline int non_zero(const float* x, int begin, int end, uint16_t* out) {
-    int count = 0;
-    for (int i = begin; i < end; ++i) {
+    int count = 0, i = begin;
+#if defined(__SSE2__)
+    const __m128 zero = _mm_setzero_ps();
+    for (; i + 4 <= end; i += 4) {
+        const int m = _mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(x + i), zero));  // NaN counts, as x != 0 does
+        const uint64_t lanes = kNonZero.at[m] + uint64_t(i) * 0x0001000100010001ull;
+        std::memcpy(out + count, &lanes, sizeof lanes);
+        count += std::popcount(unsigned(m));
+    }
+#endif
+    for (; i < end; ++i) {
         out[count] = uint16_t(i);
         count += x[i] != 0.0f;
     }
@@ -122,7 +192,7 @@ Network::Network(const Weights& w) : h1_(w.h1), h2_(w.h2), margin_scale_(w.margi
 void Network::forward(const Position& pos, float* heads) const {
     float x[kInputs];
     features::encode_flat(pos, x);
-    uint16_t active[kMaxHidden];  // kMaxHidden >= kInputs
+    uint16_t active[kMaxHidden + 4];  // kMaxHidden >= kInputs; non_zero writes up to 3 past its count
     float h1[kMaxHidden], h2[kMaxHidden];
     // Layer 1: the inputs before kFlatHeroes are 0 or 1, so their columns are summed; the few
     // after it (fractions and flags) are multiplied.

@@ -86,7 +86,9 @@ void move_values(const Position& pos, const MoveList& moves, const SearchParams&
     }
 }
 
-const float* heuristic::exp_weights(const SearchParams& p) {
+// Not inlined: inlined (LTO), GCC rematerialised the thread_local's address with a call to
+// __tls_get_addr at every use of the returned pointer, once per move value in each rollout ply.
+__attribute__((noinline)) const float* heuristic::exp_weights(const SearchParams& p) {
     thread_local ExpTable table;
     return table.for_inverse_temperature(1.0f / float(p.temperature));
 }
