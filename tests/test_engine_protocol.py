@@ -674,3 +674,24 @@ def test_stop_waits_for_a_backlog_search_whose_thread_is_still_starting(eng, mon
     eng.send("stop")
     assert eng.engine.backlog == 0 and not eng.engine.searching
     assert sum(line.startswith("bestmove") for line in eng.sink.lines) == 2
+
+
+def test_a_search_thread_that_cannot_start_still_answers_and_leaves_the_engine_idle(eng, monkeypatch):
+    # At a thread limit, start() raises: the `go` once sent no bestmove and left the engine busy,
+    # and `stop`/`quit` then waited for a thread that would never run.
+    import threading
+    import types
+
+    from rosen.engine import server
+
+    class NoThread(threading.Thread):
+        def start(self):
+            raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(server, "threading", types.SimpleNamespace(**{**vars(threading), "Thread": NoThread}))
+    eng.send("position startpos seed 6")
+    out = eng.send("go nodes 500")
+    assert out[-1] == "bestmove (none)" and "can't start new thread" in out[0]
+    assert not eng.engine.searching and eng.engine.wait(1.0)
+    eng.send("stop")
+    assert eng.send("isready") == ["readyok"]

@@ -6,8 +6,9 @@ from search_signature import search_signature
 
 # Recorded at commit 8600ba2, before network-guided search was added (tests/search_signature.py);
 # re-recorded for F79 (6 Dec 2026), whose double-precision means round every reported value
-# otherwise: of the 67 searches of both signatures, 64 keep their visits to the last one, 3 break a
-# near-tie the other way (the build before F79 gives 71d981e8ecb3627d, and 59c5903241df68ad below).
+# otherwise: of the 67 searches of both signatures, 64 keep their visits to the last one; one
+# breaks a near-tie the other way, and the two later searches of its game follow from that (the
+# build before F79 gives 71d981e8ecb3627d, and 59c5903241df68ad below).
 SIGNATURE_WITHOUT_NETWORK = "4cd4ed0cd3eacbae"
 
 

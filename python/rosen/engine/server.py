@@ -28,7 +28,7 @@ import re
 import threading
 import time
 from collections import deque
-from typing import BinaryIO, Callable, Deque, Dict, List, Optional, TextIO, Tuple
+from typing import Any, BinaryIO, Callable, Deque, Dict, List, Optional, TextIO, Tuple
 
 from .. import __version__
 from .._core import Position
@@ -74,7 +74,10 @@ class Engine:
         self._options: Dict[str, OptionValue] = defaults()
         self._position: Optional[Position] = None
         self._searcher: Optional[SlicedSearch] = None
-        self._thread: Optional[threading.Thread] = None
+        # Set when the running search's (or bench's) thread function has returned: the engine's own
+        # record, not Thread.is_alive(), which is also False before start() and, inside CPython,
+        # for a moment after the thread has begun (both once let `stop` return too early).
+        self._finished: Optional[threading.Event] = None
         self._stop = threading.Event()
         self._busy = False  # from `go` until its bestmove is written
         self._benching = False  # `bench` runs (on the search thread; nothing in it to stop)
@@ -202,17 +205,12 @@ class Engine:
     def _wait_idle(self, timeout: Optional[float], interrupt: Callable[[], bool]) -> bool:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            thread = self._thread
-            if thread is None:
+            finished = self._finished
+            if finished is None:
                 return True
-            if thread.ident is None:
-                # Made but not started yet (a `go` or `bench` of the backlog is starting it): not
-                # "ended" -- that read once returned while the backlog's search was about to run.
-                time.sleep(0.001)
-                continue
-            if not thread.is_alive():
+            if finished.is_set():
                 # It ran the backlog before it ended; a `go` there started the next thread.
-                if self._thread is thread:
+                if self._finished is finished:
                     return True
                 continue
             stopping = interrupt()
@@ -224,7 +222,7 @@ class Engine:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 return False
-            thread.join(0.002 if stopping else left)
+            finished.wait(0.002 if stopping else left)
 
     # -- output --------------------------------------------------------------------------------
 
@@ -331,10 +329,12 @@ class Engine:
         multipv = int(self._options["MultiPV"])
         # The level's move is the `go`'s too: a setoption during the search applies to the next one.
         level = (int(self._options["Strength"]), int(self._options["Seed"]))
-        self._thread = threading.Thread(target=self._search_main,
-                                        args=(searcher, position, limits, multipv, level, started),
-                                        name="rosen-search", daemon=True)
-        self._thread.start()
+        try:
+            self._start_thread("rosen-search", self._search_main, searcher, position, limits, multipv, level, started)
+        except RuntimeError as exc:  # no thread to be had: the promised bestmove still comes
+            self._busy = False
+            self._error(exc)
+            self._send(format_bestmove(None))
 
     def _stop_command(self, args: List[str]) -> None:
         if self._benching:
@@ -352,8 +352,29 @@ class Engine:
         self._busy = True
         self._benching = True
         self._infinite = False
-        self._thread = threading.Thread(target=self._bench_main, name="rosen-bench", daemon=True)
-        self._thread.start()
+        try:
+            self._start_thread("rosen-bench", self._bench_main)
+        except RuntimeError as exc:
+            self._busy = self._benching = False
+            self._error(exc)
+
+    def _start_thread(self, name: str, target: Callable[..., None], *args: Any) -> None:
+        """Run ``target(*args)`` on a thread of its own; ``_finished`` says when it has returned.
+        If the thread cannot start (a thread limit), the engine is left as if it had ended."""
+        finished = threading.Event()
+
+        def run() -> None:
+            try:
+                target(*args)
+            finally:
+                finished.set()
+
+        self._finished = finished
+        try:
+            threading.Thread(target=run, name=name, daemon=True).start()
+        except RuntimeError:
+            finished.set()
+            raise
 
     def _bench_main(self) -> None:
         from .bench import run_bench

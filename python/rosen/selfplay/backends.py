@@ -122,6 +122,7 @@ class RayBackend:
         self.threads_per_task = check_int("threads_per_task", threads_per_task, 1, 256)
         self.max_retries = check_int("max_retries", max_retries, 0, 100)
         self._started = False  # this backend called ray.init, so it shuts Ray down again (close)
+        self._local = False  # ... and that started a new instance on this machine (not a cluster joined)
 
     def __repr__(self) -> str:
         return (f"RayBackend(address={self.address!r}, max_in_flight={self.max_in_flight}, "
@@ -146,6 +147,7 @@ class RayBackend:
                 address, field = (os.environ["RAY_ADDRESS"], "RAY_ADDRESS") if os.environ.get("RAY_ADDRESS") \
                     else ("local", "address")
             _check_reachable(address, field)
+            self._local = address == "local"
             try:
                 ray.init(address=address, include_dashboard=False, log_to_driver=False)
             except Exception as exc:  # ConnectionError, RuntimeError, ValueError, grpc's...: say it in one line
@@ -214,12 +216,13 @@ class RayBackend:
                     job = pending.pop(ref)
                     yield job, _result(ray, ref, job)
         finally:
-            # Stopped early (Ctrl-C, an error): do not leave work running on a cluster we joined. An
-            # instance we started is shut down by close(), which ends its tasks: there, cancelling
+            # Stopped early (Ctrl-C, an error): do not leave work running on a cluster we joined (or
+            # the caller's instance). A local instance we started is shut down by close(), which
+            # ends its tasks: there, cancelling
             # raced tasks as they finished and crashed the driver inside Ray (a failed check in its
             # task manager, 5 of 16 interrupted runs of Ray 2.60). Not once Ray is shut down either:
             # ray.cancel would start a new instance (Ray's auto-init).
-            if ray.is_initialized() and not self._started:
+            if ray.is_initialized() and not (self._started and self._local):
                 for ref in pending:
                     ray.cancel(ref, force=True)
 

@@ -4,9 +4,10 @@ A run resumed by another build of rosen (a rebuilt core whose searches or networ
 round differently, say) would mix two engines' data in one run, and on a Ray cluster a node with
 another install would do so within one run; the version number does not change with every
 build. The fingerprint hashes what the engine computes: the engine ``bench`` workload (move
-generation, the search and tree reuse), seeded random play (the deal and the rules), and both
-shipped networks' outputs on a few positions (the evaluation code). Equal fingerprints mean the
-same games from the same settings; it takes about a quarter of a second, once per process.
+generation, the search and tree reuse), seeded random play (the deal and the rules), both
+shipped networks' outputs on a few positions (the evaluation code), and a few self-play games
+with every exploration option on and a network-guided search (the self-play code itself: its
+move sampling, noise, playout caps and rows). It takes about half a second, once per process.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ def engine_fingerprint() -> str:
     from ..engine.bench import bench
     from ..learning.evaluator import Evaluator
     from ..randomplay import random_play
+    from .generate import generate
 
     digest = hashlib.sha256()
     digest.update(f"bench {bench().signature:016x};".encode())
@@ -37,4 +39,9 @@ def engine_fingerprint() -> str:
         out = Evaluator(name).evaluate(positions)
         for array in (out.policy, out.wdl, out.margin):
             digest.update(array.tobytes())
+        batch = generate(1, seed=7, players=players, agent=f"mcts:iterations=24,evaluator={name}", temperature_plies=6,
+                         dirichlet_fraction=0.25, full_search_probability=0.5, cheap_iterations=8, record_cheap=True)
+        for column in sorted(batch.rows):
+            digest.update(column.encode() + batch.rows[column].tobytes())
+        digest.update(repr([g["moves"] for g in batch.games]).encode())
     return digest.hexdigest()[:16]

@@ -439,9 +439,8 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
     shard, :class:`rosen.selfplay.backends.RayBackend` with ``backend_options`` such as
     ``address`` and ``max_in_flight``; ``threads`` per task) or a backend object. The files are
     the same whatever the backend and the thread count. ``on_shard`` is told each new manifest
-    entry as its files are written (the manifest lists it at once, or -- when rewriting a long
-    manifest would take over a tenth of the run's time -- soon after, and at the latest when the
-    call ends); ``on_progress(games, rows)`` the games and rows finished in the shard being played
+    entry as its files are written (the manifest lists it at once, or -- when a rewrite of a long
+    manifest takes over 50 ms -- soon after, and at the latest when the call ends); ``on_progress(games, rows)`` the games and rows finished in the shard being played
     (local backend). The run records the engine's fingerprint (:mod:`rosen.selfplay.engine_id`):
     another build of rosen does not resume it, nor play its shards on a Ray node. Returns the
     manifest entries (every shard of the run)."""
@@ -495,10 +494,11 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
                               fsync=fsync)
             run_text = (directory / RUN_FILE).read_text(encoding="utf-8")
             # Shards may finish in any order (Ray); each is written as it comes, the manifest in order.
-            # The manifest is rewritten whole (atomically), so after a shard only while rewriting has
-            # taken under a tenth of the time since the last rewrite: with 100 000 shards a rewrite
-            # takes half a second, and once per shard the run's rewrites grew with its square. A
-            # shard finished but not yet listed when the process dies is played again on resume.
+            # The manifest is rewritten whole (atomically) after every shard while that takes under
+            # 50 ms (about 10 000 entries); a longer one only once the time since the last rewrite is
+            # ten times the rewrite's: with 100 000 shards a rewrite takes half a second, and once
+            # per shard the run's rewrites grew with its square. A shard finished but not yet listed
+            # when the process dies is played again on resume.
             results = runner.run(jobs(), on_progress)
             written_at, cost, unlisted = time.monotonic(), 0.0, False
             try:
@@ -506,7 +506,7 @@ def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int 
                     entry = write_shard_files(directory, job.index, batch, run_text=run_text, fsync=fsync)
                     entries[job.index] = entry
                     unlisted = True
-                    if time.monotonic() - written_at >= 10 * cost:
+                    if cost < 0.05 or time.monotonic() - written_at >= 10 * cost:
                         started = time.monotonic()
                         _write_manifest(directory, list(entries.values()), fsync=fsync)
                         written_at, unlisted = time.monotonic(), False
