@@ -564,3 +564,17 @@ def test_a_duplicated_tab_gets_a_game_of_its_own(page):
     twin.wait_for_function("() => state.game && !state.busy && !state.looping")
     assert twin.evaluate("state.game.id") != game
     twin.close()
+
+
+def test_new_deal_deals_the_team_game_too(page):
+    # "New deal" always asked for a 2-player deal: a 4-player position could be analysed only by
+    # pasting its line.
+    page.click("#tab-analyse")
+    page.select_option("#an-players", "4")
+    before = page.evaluate("state.an.view ? state.an.view.fen : null")
+    page.click("#new-deal")
+    page.wait_for_function("(before) => state.an.view && state.an.view.fen !== before", arg=before)
+    assert page.evaluate("state.an.view.fen.split(' ')[2]") == "r1"
+    page.select_option("#an-players", "2")
+    page.click("#new-deal")
+    page.wait_for_function("() => state.an.view.fen.split(' ')[2] === 'r'")

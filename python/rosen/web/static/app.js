@@ -871,9 +871,10 @@ function gameToAnalysis() {
 async function newDeal() {
   // A fresh deal's public view, from a throwaway game nobody plays.
   const rule = $("an-reshuffle").value;
+  const players = parseInt($("an-players").value, 10);  // the team game's deals too, not only 2-player ones
   const gen = ++state.an.gen;
   try {
-    const game = await api("POST", "/api/games", { engine_seats: [], reshuffle: rule });
+    const game = await api("POST", "/api/games", { engine_seats: [], reshuffle: rule, players });
     api("DELETE", `/api/games/${game.id}`).catch(() => {});
     if (gen !== state.an.gen) return;
     state.shownBoard = null;
