@@ -19,11 +19,16 @@ def exits_2(call, *args):
     assert exit_.value.code == 2, args
 
 
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
+def load_path(path: Path):
+    """The script at ``path`` imported as a module (its ``main`` not run)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load(name):
+    return load_path(TOOLS / f"{name}.py")
 
 
 def test_regression_gate_runs_both_matches(capsys):
@@ -185,13 +190,6 @@ def test_clock_model_measures_the_ratio_and_the_clocks(capsys):
     exits_2(model.main, ["--games", "0"])
     exits_2(model.main, ["--per-token", "0"])
     assert "--per-token: expected 0 < ratio <= 10, got 0.0" in capsys.readouterr().err
-
-
-def load_path(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_bench_and_fuzz_scripts_refuse_bad_arguments_before_any_work(capsys, tmp_path):
