@@ -249,6 +249,28 @@ def test_one_seed_gives_the_same_weights_bit_for_bit(data, trained):
     assert other["w1"].tobytes() != first["w1"].tobytes()
 
 
+def test_training_leaves_the_callers_torch_threads_and_random_state_alone(data):
+    # train() sets torch's thread count and seed, both process-wide; until 6 Dec 2026 it left them
+    # set, so a caller's own torch work changed threads and random numbers after a training.
+    from rosen.learning.train import train
+
+    torch.set_num_threads(2)
+    try:
+        torch.manual_seed(123)
+        expected = torch.rand(4)
+        torch.manual_seed(123)
+        train(data, config(epochs=1, threads=1))
+        assert torch.get_num_threads() == 2
+        assert torch.equal(torch.rand(4), expected)
+        torch.manual_seed(123)
+        with pytest.raises(ValueError, match="lr"):  # a failed training restores them too
+            train(data, config(epochs=1, lr=1e30))
+        assert torch.get_num_threads() == 2
+        assert torch.equal(torch.rand(4), expected)
+    finally:
+        torch.set_num_threads(1)
+
+
 def test_training_from_a_network_starts_where_it_ended(data, trained, tmp_path):
     from rosen.learning.train import export_network, read_network_arrays, train
 

@@ -171,12 +171,13 @@ def game_draw(keys: np.ndarray) -> np.ndarray:
 
 def split_by_game(data: TrainingData, val_fraction: float) -> Tuple[np.ndarray, np.ndarray]:
     """Row indices (train, held-out): the games whose draw (:func:`game_draw` of the key, the
-    deal seed) is below ``val_fraction`` are held out (at least one when the share is above 0),
-    every row of a game on the same side. The draw is the game's own, so a game is on the same
-    side in every training with that share, whatever the runs, their order or the seed: a
-    network trained on a game never meets it again as held-out data (a seeded shuffle of keys
-    numbered by run position put up to half of ``--init``'s training games in the next held-out
-    set)."""
+    deal seed) is below ``val_fraction`` are held out, every row of a game on the same side. The
+    draw is the game's own, so a game is on the same side in every training with that share,
+    whatever the runs, their order or the seed: a network trained on a game never meets it again
+    as held-out data (a seeded shuffle of keys numbered by run position put up to half of
+    ``--init``'s training games in the next held-out set). The one exception: when the share is
+    above 0 and no game's draw is below it (small data: probability ``(1 - share) ** games``), the
+    game with the smallest draw is held out, and its side then depends on the other games."""
     val_fraction = check_real("val_fraction", val_fraction, 0.0, 0.9)
     games = np.unique(data.game)
     draw = game_draw(games)

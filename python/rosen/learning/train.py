@@ -200,12 +200,24 @@ def train(data: TrainingData, config: Optional[TrainConfig] = None, *, init: Opt
     held-out set after that epoch: ``{"epochs": [...], "train": {head: [...]}, "heldout":
     {head: [...]}, "seconds": [...], "policy_target_entropy": {"train": H, "heldout": H}, ...}``
     (held-out lists are empty without a held-out set; the policy loss cannot go below the entropy).
-    ``on_epoch(epoch, curves)`` is called after each of these evaluations.
+    ``on_epoch(epoch, curves)`` is called after each of these evaluations. Torch's thread count
+    and global random state are the caller's again afterwards, whether training ends or fails.
     """
     config = (config or TrainConfig()).check()
     if len(data) == 0:
         raise InvalidArgumentError("data: no rows to train on", "data")
+    # Both are process-wide: a library call must not leave the caller's torch changed.
+    threads = torch.get_num_threads()
     torch.set_num_threads(config.threads)
+    try:
+        with torch.random.fork_rng(devices=[]):
+            return _train(data, config, init, on_epoch)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _train(data: TrainingData, config: TrainConfig, init: Optional[Dict[str, np.ndarray]],
+           on_epoch: Optional[Callable[[int, Dict[str, Any]], None]]) -> TrainResult:
     train_index, heldout_index = split_by_game(data, config.val_fraction)
     train_data, heldout = data.take(train_index), data.take(heldout_index)
     torch.manual_seed(config.seed)
