@@ -359,6 +359,89 @@ def test_R13_hero_never_targets_partner_token():
     assert "H:N1" not in moves(pos)
 
 
+def fen4(ranks="9/9/9/9/9/9/9/9/9", crown="e5", side="r1", hands=("-", "-", "-", "-"), heroes=(2, 2, 2, 2),
+         discard="-", pile="*"):
+    """A 4-player position line: hands and heroes in seat order r1, w1, r2, w2 (RULES.md R13)."""
+    return f"{ranks} {crown} {side} {' '.join(hands)} {' '.join(map(str, heroes))} {discard} {pile}"
+
+
+#: Full 3-card hands that point off the board from a1 (S, W, SW), one per seat but the last.
+_STUCK_HANDS = ("S1,S2,S3", "W1,W2,W3", "SW1,SW2,SW3")
+
+
+def test_R6_R13_a_pass_hands_the_turn_to_the_next_seat():
+    # r1, w1 and r2 hold full hands that all point off the board: each passes in seat order, and
+    # w2, who can play, moves after them.
+    pos = rosen.Position(fen4(board_ranks({1: "r........"}), "a1", hands=_STUCK_HANDS + ("N1,NW1,NW2",)))
+    for seat, following in (("r1", "w1"), ("w1", "r2"), ("r2", "w2")):
+        assert pos.turn == seat and moves(pos) == ["pass"]
+        after = pos.play("pass")
+        assert after.turn == following and after.hands == pos.hands
+        pos = after
+    assert moves(pos) == ["N1"]
+    after = pos.play("N1")
+    assert after.turn == "r1" and after.crown == "a2" and after.board[1, 0] == 2
+
+
+def test_R9_R13_four_players_over_when_no_seat_can_act():
+    ranks = board_ranks({1: "r........", 5: "..ww....."})
+    pos = rosen.Position(fen4(ranks, "a1", hands=_STUCK_HANDS + ("NW1,NW2,NW3",)))
+    assert pos.is_terminal and pos.legal_moves() == []
+    assert pos.scores == (1, 4) and pos.winner == "white" == r12_winner(pos)
+
+
+def test_R9_R13_a_draw_that_leaves_no_seat_able_to_act_ends_the_game():
+    hands = _STUCK_HANDS + ("NW1,NW2",)
+    discard = ",".join(c for c in ALL_CARDS if c not in ",".join(hands).split(",") + ["NW3"])
+    pos = rosen.Position(fen4(board_ranks({1: "r........"}), "a1", "w2", hands, discard=discard, pile="NW3"))
+    assert not pos.is_terminal and moves(pos) == ["draw"]
+    after = pos.play("draw")
+    assert after.is_terminal and after.legal_moves() == [] and after.winner == "red" == r12_winner(after)
+
+
+def test_R11_R13_partners_tokens_make_one_territory():
+    # r1 plays N1 (e6), w1 E1 (f6), r2 NW1 (e7): r1's and r2's tokens join into one red
+    # territory of 2, scored 2^2 = 4 for the team.
+    pos = rosen.Position(fen4(hands=("N1", "E1", "NW1", "S1")))
+    for card in ("N1", "E1", "NW1"):
+        pos = pos.play(card)
+    assert pos.territories("red") == [2] and pos.territories("white") == [1]
+    assert pos.scores == (4, 1)
+
+
+def test_R13_a_player_without_heroes_cannot_use_the_partners():
+    # r2 has spent both heroes; r1 still holds 2, which r2 may not use (a hero is a player's own).
+    ranks = board_ranks({5: "....r....", 6: "....w....", 4: "....r...."})
+    pos = rosen.Position(fen4(ranks, side="r2", hands=("S1", "-", "N1", "-"), heroes=(2, 2, 0, 2)))
+    assert moves(pos) == ["draw"]
+    with pytest.raises(rosen.IllegalMoveError, match="legal moves: draw"):
+        pos.play("H:N1")
+
+
+def test_R7_R13_four_players_reshuffle_eager_at_the_last_card_lazy_at_the_next_draw():
+    hands = ("N1", "S1", "E1", "W1")
+    discard = ",".join(c for c in ALL_CARDS if c not in hands + ("NW3",))
+    for reshuffle, pile_size, discard_size in (("eager", 19, 0), ("lazy", 0, 19)):
+        pos = rosen.Position(fen4(hands=hands, discard=discard, pile="NW3"), reshuffle=reshuffle)
+        after = pos.play("draw")
+        assert after.turn == "w1" and after.hands[0] == ["N1", "NW3"]
+        assert after.pile_size == pile_size and len(after.discard) == discard_size
+
+
+def test_R8_R13_the_52nd_token_ends_the_four_player_game():
+    rows = {}
+    squares = [(r, f) for r in range(1, 10) for f in range(9)]
+    empty = set(squares[52:]) | {(6, 4)}
+    for r in range(1, 10):
+        rows[r] = "".join("." if (r, f) in empty else ("r" if (r + f) % 2 else "w") for f in range(9))
+    rows[5] = rows[5][:4] + "r" + rows[5][5:]
+    pos = rosen.Position(fen4(board_ranks(rows), side="w2", hands=("N2", "-", "-", "N1")))
+    assert pos.supply == 1 and not pos.is_terminal
+    after = pos.play("N1")
+    assert after.supply == 0 and after.is_terminal and after.legal_moves() == []
+    assert after.winner == r12_winner(after) is not None
+
+
 # --- R14 hidden information -------------------------------------------------------------------
 
 def test_R14_pile_order_can_be_hidden():
