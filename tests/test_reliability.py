@@ -440,6 +440,38 @@ for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
             assert "cannot pickle" in str(exc), exc
         else:
             raise AssertionError(f"{holder!r} pickled at protocol {protocol}")
+
+# obj.__reduce__() took copyreg's protocol-0 path into pybind11's base class as well, and aborted
+# for every compiled object (F84): it now reduces as protocol 2 does, or refuses with a TypeError.
+def compiled_objects(obj, depth=0):
+    if type(obj).__module__.startswith("rosen._core"):
+        yield obj
+    elif depth < 3:
+        slots = [getattr(obj, name, None) for cls in type(obj).__mro__ for name in getattr(cls, "__slots__", ())]
+        for value in list(getattr(obj, "__dict__", {}).values()) + slots:
+            yield from compiled_objects(value, depth + 1)
+
+searcher = rosen.Searcher()
+env = rosen.env.RosenkoenigEnv("random")
+env.reset(seed=1)
+holders = [VecEnv(2), AlphaBetaAgent(depth=2), ExpectimaxAgent(depth=2), CastleAttack("333"),
+           rosen.Evaluator("builtin"), searcher, env]
+compiled = [obj for holder in holders for obj in compiled_objects(holder) if type(obj) is not rosen.Move]
+compiled.append(rosen._core._StopFlag())
+kinds = {type(obj).__name__ for obj in compiled}
+assert kinds >= {"_VecEnv", "_AlphaBeta", "_Expectimax", "Solver", "_Network", "_Searcher", "_EnvGame", "_StopFlag"}, kinds
+for obj in compiled:
+    for reduce in (obj.__reduce__, lambda: object.__reduce_ex__(obj, 0), lambda: object.__reduce_ex__(obj, 1)):
+        try:
+            reduce()
+        except TypeError as exc:
+            assert "cannot pickle" in str(exc), exc
+        else:
+            raise AssertionError(f"{type(obj).__name__} reduced")
+for obj in (rosen.Position.new(3, players=4), rosen.Move("H:N2")):
+    function, args, state = obj.__reduce__()
+    assert function(*args).__setstate__(state) is None
+    assert pickle.loads(pickle.dumps(obj, 0)) == obj
 print("ok")
 """
 

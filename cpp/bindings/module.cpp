@@ -1,7 +1,7 @@
 // The one extension module, rosen._core. Each game area binds itself in its own file.
 #include <pybind11/pybind11.h>
 
-#include <algorithm>
+#include <string>
 
 namespace py = pybind11;
 
@@ -19,17 +19,23 @@ namespace {
 
 // Pickle protocols 0 and 1 reduce an object through copyreg._reduce_ex, which calls the pybind11
 // base class on it; pybind11 throws a C++ exception there that nothing catches, and the process
-// ended in std::terminate (pickle.dumps(rosen.Move("N2"), 0)). Every class of the module reduces
-// as protocol 2 does, whatever the protocol: an exact round trip where the class pickles, a
-// TypeError where it does not.
+// ended in std::terminate (pickle.dumps(rosen.Move("N2"), 0), and obj.__reduce__() itself, which
+// goes the same way). Every class of the module defines __reduce__ as protocol 2 reduces it --
+// (copyreg.__newobj__, (class,), state) where the class pickles (pybind11's __getstate__ and
+// __setstate__), a TypeError where it does not -- and object.__reduce_ex__ calls that __reduce__
+// for every protocol, so no path reaches copyreg._reduce_ex.
 void reduce_as_protocol_2(const py::module_& m) {
-    const py::object reduce = py::module_::import("builtins").attr("object").attr("__reduce_ex__");
+    const py::object newobj = py::module_::import("copyreg").attr("__newobj__");
     for (const auto item : m.attr("__dict__").cast<py::dict>()) {
         const py::handle type = item.second;
         if (!PyType_Check(type.ptr())) continue;
-        const auto as_2 = [reduce](py::handle self, int protocol) { return reduce(self, std::max(protocol, 2)); };
-        py::setattr(type, "__reduce_ex__",
-                    py::cpp_function(as_2, py::is_method(type), py::name("__reduce_ex__"), py::arg("protocol")));
+        const auto reduce = [newobj](py::handle self) -> py::object {
+            const py::handle cls(reinterpret_cast<PyObject*>(Py_TYPE(self.ptr())));
+            if (!py::hasattr(cls, "__setstate__"))
+                throw py::type_error("cannot pickle '" + py::str(cls.attr("__name__")).cast<std::string>() + "' object");
+            return py::make_tuple(newobj, py::make_tuple(cls), self.attr("__getstate__")());
+        };
+        py::setattr(type, "__reduce__", py::cpp_function(reduce, py::is_method(type), py::name("__reduce__")));
     }
 }
 
