@@ -268,6 +268,25 @@ def test_an_engine_opponent_is_closed_each_episode_and_at_close():
     assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
 
 
+def test_step_after_close_asks_for_a_reset_and_changes_nothing():
+    # close() dropped a spec opponent; step() then played the learner's action and called the
+    # missing opponent (TypeError: 'NoneType' object is not callable), the game a ply on.
+    env = gym.make("rosen/Rosenkoenig-v0", opponent="random", seat=0)
+    env.reset(seed=5)
+    fen = env.unwrapped._single.game.position.fen()
+    action = int(np.flatnonzero(env.unwrapped.action_masks())[0])
+    mask = env.unwrapped.action_masks()
+    env.close()
+    with pytest.raises(ValueError, match=r"^action: the env was closed, its opponent with it; call reset\(\)"):
+        env.step(action)
+    assert env.unwrapped._single.game.position.fen() == fen
+    # What the episode showed stays readable after close().
+    assert np.array_equal(env.unwrapped.action_masks(), mask)
+    env.reset(seed=5)
+    assert env.step(action)[0] is not None  # a reset makes it play again, opponent and all
+    env.close()
+
+
 def test_R14_the_opponents_seed_says_nothing_of_the_deal():
     # Built with deal_seed % 2**31 (an engine opponent's `Seed` option), the opponent could try the
     # ~16 deals of those low bits that fit the hands on show, and read the pile.

@@ -468,6 +468,18 @@ for obj in compiled:
             assert "cannot pickle" in str(exc), exc
         else:
             raise AssertionError(f"{type(obj).__name__} reduced")
+# A Python subclass whose __new__ takes arguments keeps them, as protocol 2 honours __getnewargs__.
+class FromText(rosen.Position):
+    def __new__(cls, text):
+        return super().__new__(cls)
+
+    def __getnewargs__(self):
+        return (self.fen(),)
+
+subclassed = FromText(rosen.Position.new(4).fen())
+for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+    copied = pickle.loads(pickle.dumps(subclassed, protocol))
+    assert type(copied) is FromText and copied == subclassed
 for obj in (rosen.Position.new(3, players=4), rosen.Move("H:N2")):
     function, args, state = obj.__reduce__()
     assert function(*args).__setstate__(state) is None
@@ -513,3 +525,74 @@ def test_values_stay_what_they_were_checked_and_hashed_as():
     for copied in (pickle.loads(pickle.dumps(network)), copy.deepcopy(network)):
         assert not any(getattr(copied, name).flags.writeable for name in ("w1", "b1", "w2", "wp", "wv", "wm"))
         assert np.array_equal(copied.w1, network.w1)
+
+
+def test_hostile_arguments_found_by_the_nineteenth_sessions_fuzzer_are_named_errors():
+    from rosen.errors import ArgumentTypeError, InvalidArgumentError
+
+    # F84: a mechanical fuzz of every public callable found these raising bare TypeError,
+    # AttributeError, KeyError or OverflowError (or NumPy's own ValueError) naming no field.
+    import io
+
+    import rosen.env
+    from rosen.engine import Engine, parse_info
+    from rosen.engine.protocol import parse_bestmove, parse_go
+    from rosen.engine.strength import level_move, random_move_share, strength_iterations
+    from rosen.learning import Network, random_network
+    from rosen.lovagok import table
+    from rosen.match import Dealer, parse_sprt, pentanomial_counts, pentanomial_estimate, play_game
+    from rosen.match.stats import SPRT, trinomial_estimate
+    from rosen.agents import RandomAgent
+
+    position = rosen.Position.new(1)
+    zero_d = np.array(position, dtype=object)
+    cases = [
+        (lambda: rosen.encode(zero_d), ArgumentTypeError, "^items: .*got ndarray of shape \\(\\)"),
+        (lambda: rosen.encoding.rows_from_positions(np.array(3)), ArgumentTypeError, "^positions: "),
+        (lambda: rosen.encoding.rows_from_positions([position, 3]), ArgumentTypeError, "^positions\\[1\\]: "),
+        (lambda: rosen.Evaluator("builtin").evaluate(zero_d), ArgumentTypeError, "^positions: .*without a length"),
+        (lambda: table().view(sizes=np.array(3)), ArgumentTypeError, "^sizes: "),
+        (lambda: random_network(np.array(3)), ArgumentTypeError, "^hidden: "),
+        (lambda: random_network((8, 4), scale=1e308), InvalidArgumentError, "^scale: "),
+        (lambda: pentanomial_estimate([1, 2, 10**400, 2, 1]), InvalidArgumentError, "^pentanomial: .*2\\*\\*53"),
+        (lambda: trinomial_estimate(10**400, 1, 1), InvalidArgumentError, "^trinomial: "),
+        (lambda: SPRT(0, 5).llr([1, 2, 10**400, 2, 1]), InvalidArgumentError, "^pentanomial: "),
+        (lambda: parse_sprt(None), ArgumentTypeError, "^sprt: "),
+        (lambda: pentanomial_counts(None), ArgumentTypeError, "^pair_scores: "),
+        (lambda: pentanomial_counts(np.array(1.0)), ArgumentTypeError, "^pair_scores: "),
+        (lambda: play_game(None, RandomAgent(1), seed=1), ArgumentTypeError, "^red: expected an agent"),
+        (lambda: Dealer(1).observe(None, position), ArgumentTypeError, "^before: "),
+        (lambda: parse_info(None), ArgumentTypeError, "^line: "),
+        (lambda: parse_bestmove(None), ArgumentTypeError, "^line: "),
+        (lambda: parse_go({"x": 1}), ArgumentTypeError, "^args: .*got dict"),
+        (lambda: parse_go(["nodes", 5]), ArgumentTypeError, "^args\\[1\\]: expected a str, got int"),
+        (lambda: Engine(io.StringIO()).wait(10**400), InvalidArgumentError, "^timeout: "),
+        (lambda: Engine(io.StringIO()).wait(1e10), InvalidArgumentError, "^timeout: "),  # beyond Event.wait's limit
+        (lambda: random_move_share(-1), InvalidArgumentError, "^strength: "),
+        (lambda: level_move("N1", None, 5, 0), ArgumentTypeError, "^position: "),
+        (lambda: strength_iterations(float("nan")), ArgumentTypeError, "^strength: "),
+        (lambda: Network.from_arrays(None), ArgumentTypeError, "^arrays: "),
+    ]
+    for call, kind, message in cases:
+        with pytest.raises(kind, match=message):
+            call()
+    # A 0-d seed is the number it holds, as a NumPy scalar is; -0.0 is a scale of 0.
+    np.testing.assert_array_equal(rosen.env.VecEnv(2, seed=np.array(5)).reset().observation,
+                                  rosen.env.VecEnv(2, seed=5).reset().observation)
+    assert not random_network((8, 4), scale=-0.0).w1.any()
+    assert parse_go(np.array(["nodes", "5"])).nodes == 5 and Engine(io.StringIO()).wait(float("inf"))
+    # A batch keeps every game in memory: running out of it is named (the record arrays are
+    # allocated up front, so a count far beyond memory fails at once).
+    import importlib
+
+    generate_module = importlib.import_module("rosen.selfplay.generate")  # the package's `generate` is the function
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError("std::bad_alloc")
+
+    original, generate_module._run = generate_module._run, out_of_memory
+    try:
+        with pytest.raises(InvalidArgumentError, match="^games: 100 games do not fit in memory"):
+            rosen.selfplay.generate(100, agent="random")
+    finally:
+        generate_module._run = original

@@ -51,10 +51,18 @@ inline std::vector<Position> positions_arg(const py::handle& items, const char* 
     if (!py::isinstance<py::sequence>(items) || py::isinstance<py::str>(items))
         throw ArgumentTypeError(field, std::string(field) + ": expected a sequence of rosen.Position, got " +
                                            type_name(items));
+    // A sequence type may have no length: a 0-d NumPy array passes the sequence check, and len()
+    // of it raised a bare TypeError naming no field.
+    const py::ssize_t size = PyObject_Length(items.ptr());
+    if (size < 0) {
+        PyErr_Clear();
+        throw ArgumentTypeError(field, std::string(field) + ": expected a sequence of rosen.Position, got " +
+                                           type_name(items) + " without a length");
+    }
     const auto seq = py::reinterpret_borrow<py::sequence>(items);
     std::vector<Position> out;
-    out.reserve(seq.size());
-    for (size_t i = 0; i < seq.size(); ++i) {
+    out.reserve(size_t(size));
+    for (size_t i = 0; i < size_t(size); ++i) {
         const py::object item = seq[i];
         if (!py::isinstance<Position>(item))
             throw ArgumentTypeError(field, std::string(field) + "[" + std::to_string(i) +

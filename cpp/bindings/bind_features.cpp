@@ -171,7 +171,7 @@ void bind_features(py::module_& m) {
     }, py::arg("rows"), "Record rows as positions (pile of unknown order).");
 
     m.def("_rows_from_positions", [](const py::handle& items) {
-        const std::vector<Position> positions = bindings::positions_arg(items, "items");
+        const std::vector<Position> positions = bindings::positions_arg(items, "positions");
         const py::ssize_t n = py::ssize_t(positions.size());
         auto tokens = zeros<uint64_t>(n, 2, 2);
         auto crown = zeros<int8_t>(n), to_move = zeros<int8_t>(n);
@@ -194,5 +194,5 @@ void bind_features(py::module_& m) {
         d["players"] = players;
         d["reshuffle"] = reshuffle;
         return d;
-    }, py::arg("items"), "The record-row state fields of a sequence of positions, as a dict of arrays.");
+    }, py::arg("positions"), "The record-row state fields of a sequence of positions, as a dict of arrays.");
 }

@@ -25,15 +25,26 @@ namespace {
 // __setstate__), a TypeError where it does not -- and object.__reduce_ex__ calls that __reduce__
 // for every protocol, so no path reaches copyreg._reduce_ex.
 void reduce_as_protocol_2(const py::module_& m) {
-    const py::object newobj = py::module_::import("copyreg").attr("__newobj__");
+    const py::module_ copyreg = py::module_::import("copyreg");
+    const py::object newobj = copyreg.attr("__newobj__"), newobj_ex = copyreg.attr("__newobj_ex__");
     for (const auto item : m.attr("__dict__").cast<py::dict>()) {
         const py::handle type = item.second;
         if (!PyType_Check(type.ptr())) continue;
-        const auto reduce = [newobj](py::handle self) -> py::object {
+        const auto reduce = [newobj, newobj_ex](py::handle self) -> py::object {
             const py::handle cls(reinterpret_cast<PyObject*>(Py_TYPE(self.ptr())));
             if (!py::hasattr(cls, "__setstate__"))
-                throw py::type_error("cannot pickle '" + py::str(cls.attr("__name__")).cast<std::string>() + "' object");
-            return py::make_tuple(newobj, py::make_tuple(cls), self.attr("__getstate__")());
+                throw py::type_error(std::string("cannot pickle '") + Py_TYPE(self.ptr())->tp_name + "' object");
+            const py::object state = self.attr("__getstate__")();
+            // A Python subclass may take arguments to __new__, as protocol 2 honours them.
+            if (py::hasattr(self, "__getnewargs_ex__")) {
+                const py::tuple args_kwargs = self.attr("__getnewargs_ex__")();
+                return py::make_tuple(newobj_ex, py::make_tuple(cls, args_kwargs[0], args_kwargs[1]), state);
+            }
+            py::list args;
+            args.append(cls);
+            if (py::hasattr(self, "__getnewargs__"))
+                for (const auto arg : py::tuple(self.attr("__getnewargs__")())) args.append(arg);
+            return py::make_tuple(newobj, py::tuple(args), state);
         };
         py::setattr(type, "__reduce__", py::cpp_function(reduce, py::is_method(type), py::name("__reduce__")));
     }

@@ -26,7 +26,7 @@ from typing import Any, Dict, List, NamedTuple
 import numpy as np
 
 from . import _core
-from .errors import ArgumentTypeError, InvalidArgumentError, as_array, check_choice, check_int
+from .errors import ArgumentTypeError, InvalidArgumentError, as_array, check_choice, check_int, is_collection
 
 __all__ = [
     "ACTIONS", "ENCODER_VERSION", "LAYOUTS", "ROW_FIELDS", "Symmetries", "action_index", "action_names", "encode", "feature_names",
@@ -83,9 +83,10 @@ def _row_arrays(rows: Mapping) -> dict:
 
 
 def _positions(items: Any, field: str = "items") -> list:
-    if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+    if not is_collection(items):
         raise ArgumentTypeError(f"{field}: expected a Position, a sequence of Positions or a mapping of row arrays, "
-                                f"got {type(items).__name__}", field)
+                                f"got {type(items).__name__}{' of shape ()' if getattr(items, 'ndim', None) == 0 else ''}",
+                                field)
     return list(items)
 
 

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Optional
 __all__ = [
     "RosenError", "InvalidArgumentError", "ArgumentTypeError", "InvalidPositionError", "InvalidMoveError",
     "IllegalMoveError", "check_int", "check_real", "check_bool", "check_choice", "check_str", "check_players",
-    "restated", "as_array", "require_extra", "MAX_SEED",
+    "restated", "as_array", "require_extra", "is_collection", "MAX_SEED",
 ]
 
 #: Seeds are 64-bit unsigned everywhere (the C++ core's generators).
@@ -108,6 +108,13 @@ def _is_bool(value: Any) -> bool:
     """A Python bool or a NumPy one (``numpy.bool_``, recognised without importing NumPy)."""
     kind = type(value)
     return isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_"))
+
+
+def is_collection(value: Any) -> bool:
+    """Whether ``value`` can be taken as a sequence of items: iterable, not text, and not a 0-d
+    NumPy array (which has ``__iter__`` but cannot be iterated: a bare TypeError naming nothing)."""
+    return (hasattr(value, "__iter__") and not isinstance(value, (str, bytes))
+            and getattr(value, "ndim", None) != 0)
 
 
 def check_bool(field: str, value: Any) -> bool:

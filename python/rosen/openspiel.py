@@ -21,7 +21,7 @@ Parameters: ``players`` (2 or 4) and ``reshuffle`` ("eager" or "lazy", R7).
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional
+from typing import Dict, List, Mapping, Optional
 
 import numpy as np
 
@@ -75,6 +75,8 @@ class RosenkoenigGame(pyspiel.Game):
     """The game: its parameters fix the player count and the reshuffle rule (R7, R13)."""
 
     def __init__(self, params: Optional[Dict] = None) -> None:
+        if params is not None and not isinstance(params, Mapping):
+            raise ArgumentTypeError(f"params: expected a dict of game parameters, got {type(params).__name__}", "params")
         params = dict(params or {})
         players = check_players(params.get("players", 2))  # 2.7 was read as 2, "x" a bare ValueError
         reshuffle = check_choice("reshuffle", params.get("reshuffle", "eager"), ("eager", "lazy"))

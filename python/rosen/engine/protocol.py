@@ -30,10 +30,10 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .._core import Position
-from ..errors import InvalidArgumentError
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_str, is_collection
 
 _MAX_SEED = 2**64 - 1
 #: The most milliseconds a clock value or ``go movetime`` may say (about 11.5 days); more is surely a mistake.
@@ -157,7 +157,7 @@ def parse_info(line: str) -> Info:
     Fields this version does not know are kept in ``extra`` (each one word); a known field with
     a malformed value raises :class:`rosen.InvalidArgumentError`.
     """
-    words = line.split()
+    words = check_str("line", line).split()
     if not words or words[0] != "info":
         raise _error("info", f"not an info line: '{printable(line, 60)}'", "line")
     if len(words) > 1 and words[1] == "string":
@@ -198,7 +198,7 @@ def format_bestmove(move: Optional[str]) -> str:
 
 def parse_bestmove(line: str) -> Optional[str]:
     """The move of a ``bestmove`` line (None for ``(none)``)."""
-    words = line.split()
+    words = check_str("line", line).split()
     if not words or words[0] != "bestmove":
         raise _error("bestmove", f"not a bestmove line: '{printable(line, 60)}'", "line")
     return None if len(words) < 2 or words[1] == "(none)" else words[1]
@@ -332,6 +332,13 @@ def parse_go(args: Union[str, Sequence[str]]) -> GoArgs:
         args = args.split()
         if args and args[0].lower() == "go":
             args = args[1:]
+    if isinstance(args, Mapping) or not is_collection(args):
+        raise ArgumentTypeError(f"args: expected the words after go (a str or a sequence of str), got "
+                                f"{type(args).__name__}", "args")
+    args = list(args)
+    for k, word in enumerate(args):
+        if not isinstance(word, str):
+            raise ArgumentTypeError(f"args[{k}]: expected a str, got {type(word).__name__}", f"args[{k}]")
     values: Dict[str, object] = {}
     i = 0
     while i < len(args):

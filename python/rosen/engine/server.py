@@ -32,7 +32,7 @@ from typing import Any, BinaryIO, Callable, Deque, Dict, List, Optional, TextIO,
 
 from .. import __version__
 from .._core import Position
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, check_real
 from .clock import limits_for
 from .options import (
     OPTIONS,
@@ -200,6 +200,11 @@ class Engine:
         """Wait until the running search has written its bestmove and the backlog has run; False
         if that takes longer than ``timeout``. ``stop_infinite`` stops each search that would
         otherwise wait for `stop` (the end of the input); finite ones run to their limits."""
+        if timeout is not None and not (isinstance(timeout, (int, float)) and timeout == float("inf")):
+            # Event.wait takes no more than TIMEOUT_MAX (a bare OverflowError beyond); inf is None.
+            timeout = check_real("timeout", timeout, 0, threading.TIMEOUT_MAX)
+        elif timeout is not None:
+            timeout = None
         return self._wait_idle(timeout, interrupt=(lambda: self._infinite) if stop_infinite else (lambda: False))
 
     def _wait_idle(self, timeout: Optional[float], interrupt: Callable[[], bool]) -> bool:

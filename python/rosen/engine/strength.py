@@ -15,6 +15,7 @@ import random
 from typing import Optional
 
 from .._core import Position
+from ..errors import ArgumentTypeError, check_int
 
 __all__ = ["STRENGTH_MAX", "strength_iterations", "random_move_share", "level_move"]
 
@@ -27,6 +28,7 @@ RANDOM_BELOW = 10
 def strength_iterations(strength: int) -> Optional[int]:
     """The iteration cap of a Strength level, or None for full strength (20). Each step is about
     1.5 times the iterations of the one below (12 at 1, 461 at 10, 17 735 at 19)."""
+    strength = check_int("strength", strength, 1, STRENGTH_MAX)
     if strength >= STRENGTH_MAX:
         return None
     return round(8 * 1.5 ** strength)
@@ -35,14 +37,16 @@ def strength_iterations(strength: int) -> Optional[int]:
 def random_move_share(strength: int) -> float:
     """The probability that a level plays a random legal move instead of its search's: 0.9 at 1,
     0.1 at 9, 0 from 10 on."""
-    return max(0, RANDOM_BELOW - strength) / 10
+    return max(0, RANDOM_BELOW - check_int("strength", strength, 1, STRENGTH_MAX)) / 10
 
 
 def level_move(best: Optional[str], position: Position, strength: int, seed: int) -> Optional[str]:
     """The move a ``strength`` level plays where its search chose ``best`` (RULES.md notation;
     None: no move): ``best`` itself, or with :func:`random_move_share` a legal move drawn
     uniformly, as the seed and the position's public view decide."""
-    share = random_move_share(strength)
+    if not isinstance(position, Position):
+        raise ArgumentTypeError(f"position: expected a rosen.Position, got {type(position).__name__}", "position")
+    share = random_move_share(check_int("strength", strength, 1, STRENGTH_MAX))
     if best is None or share == 0:
         return best
     rng = random.Random(f"{seed}/{strength}/{position.fen(hide_pile_order=True)}")

@@ -80,6 +80,7 @@ class RosenkoenigEnv(gymnasium.Env):
         self.action_space = action_space()
         self._learner = 0  # the learner's colour this episode
         self._view = 0     # the seat whose observation is shown: the learner's last turn
+        self._closed = False  # close() dropped the opponent the env built: step() needs a reset()
 
     # -- Gymnasium API -----------------------------------------------------------------------------
 
@@ -89,6 +90,7 @@ class RosenkoenigEnv(gymnasium.Env):
         self._single.reset(seed, self.np_random)
         self._learner = self.seat if self.seat is not None else int(self.np_random.integers(2))
         self._view = self._learner
+        self._closed = False
         with self._needs_reset_on_failure():
             if self._spec is not None:
                 # The last episode's agent gives its resource (an engine process) back first: the
@@ -109,6 +111,9 @@ class RosenkoenigEnv(gymnasium.Env):
             raise InvalidArgumentError("action: call reset() before step()", "action")
         if game.done:
             raise InvalidArgumentError("action: the episode is over; call reset() to start another", "action")
+        if self._closed:
+            raise InvalidArgumentError("action: the env was closed, its opponent with it; call reset() to play again",
+                                       "action")
         a = game.check_action(action)
         if not game.legal(a):
             game.forfeit()
@@ -133,10 +138,14 @@ class RosenkoenigEnv(gymnasium.Env):
 
     def close(self) -> None:
         """Close the opponent the env built from a spec (an engine agent's process); an agent or a
-        callable passed in is the caller's to close."""
+        callable passed in is the caller's to close. A closed env plays again after reset()."""
         if self._spec is not None:
             close_agents(self._agent)
             self._agent = None
+            # The opponent is gone, so the episode cannot go on: step() asks for a reset() (it
+            # played the learner's action and then called the closed opponent). The last
+            # observation, mask and board stay readable.
+            self._closed = True
         super().close()
 
     # -- the opponent ------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from .. import _core
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..encoding import ACTIONS, LAYOUTS, feature_names, plane_names
 from ..errors import (ArgumentTypeError, InvalidArgumentError, RosenError, check_bool, check_choice, check_int,
-                      check_players)
+                      check_players, is_collection)
 from ..selfplay.generate import AGENTS, _core_agent, agent_spec
 
 __all__ = ["VecEnv", "VecStep", "observation_shape"]
@@ -52,7 +52,8 @@ class VecStep(NamedTuple):
 
 def _streams(seed: Any, count: int, field: str = "seed") -> np.ndarray:
     """One seed stream per environment: ``seed + i`` for an int, or a sequence of ``count`` ints."""
-    if isinstance(seed, (Sequence, np.ndarray)) and not isinstance(seed, (str, bytes)):
+    # A 0-d array is one number, as a NumPy scalar is.
+    if isinstance(seed, (Sequence, np.ndarray)) and is_collection(seed):
         values = [check_int(f"{field}[{i}]", s, 0, 2**64 - 1) for i, s in enumerate(seed)]
         if len(values) != count:
             raise InvalidArgumentError(f"{field}: expected {count} seeds (one per environment), got {len(values)}", field)

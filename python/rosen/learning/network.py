@@ -33,7 +33,7 @@ from typing import Any, Dict, Mapping, Tuple, Union
 import numpy as np
 
 from .._core import _encoder_version, _feature_names
-from ..errors import ArgumentTypeError, InvalidArgumentError, as_array, check_int, check_real
+from ..errors import ArgumentTypeError, InvalidArgumentError, as_array, check_int, check_real, is_collection
 
 __all__ = ["ACTIONS", "BUILTIN", "BUILTIN_FILES", "BUILTIN_TEAM", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS",
            "Network", "builtin_for", "builtin_network_path", "forward_numpy", "load_network", "random_network",
@@ -100,6 +100,9 @@ class Network:
     def from_arrays(cls, arrays: Mapping[str, Any], source: str = "") -> "Network":
         """A network from the entries of a file (a mapping, e.g. what ``np.load`` gives), each
         checked as :func:`load_network` checks a file."""
+        if not (hasattr(arrays, "keys") and hasattr(arrays, "__getitem__")):
+            raise ArgumentTypeError(f"arrays: expected a mapping of entry names to arrays, got {type(arrays).__name__}",
+                                    "arrays")
         return _check(arrays, source, strict=True)
 
     def as_arrays(self) -> Dict[str, np.ndarray]:
@@ -335,13 +338,16 @@ def random_network(hidden: Tuple[int, int] = (128, 64), seed: int = 0, scale: fl
                    margin_scale: float = 50.0) -> Network:
     """A network of small random weights (tests and benchmarks): He-like initialisation times
     ``scale``, biases small and non-zero so that every term of the forward pass matters."""
-    if isinstance(hidden, (str, bytes)) or not hasattr(hidden, "__len__") or len(hidden) != 2:
+    if not is_collection(hidden) or not hasattr(hidden, "__len__") or len(hidden) != 2:
+        sized = is_collection(hidden) and hasattr(hidden, "__len__")
         raise ArgumentTypeError(f"hidden: expected two layer sizes (H1, H2), got {type(hidden).__name__}"
-                                f"{'' if not hasattr(hidden, '__len__') else f' of length {len(hidden)}'}", "hidden")
+                                f"{f' of length {len(hidden)}' if sized else ''}", "hidden")
     h1, h2 = (check_int("hidden", h, 1, MAX_RANDOM_HIDDEN) for h in hidden)
     # None would draw fresh entropy: a "random" network must still be the same for the same call.
     seed = check_int("seed", seed, 0, 2**64 - 1)
-    scale = check_real("scale", scale, 0)
+    # + 0.0: -0.0 is 0 (NumPy's normal() refuses a negative zero); from about 1e37 on the weights
+    # can leave float32's range, an error that would name w1 rather than scale.
+    scale = check_real("scale", scale, 0, 1e30) + 0.0
     margin_scale = check_real("margin_scale", margin_scale, 0, float(np.finfo(np.float32).max))
     rng = np.random.default_rng(seed)
 

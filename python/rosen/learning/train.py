@@ -201,7 +201,8 @@ def train(data: TrainingData, config: Optional[TrainConfig] = None, *, init: Opt
     {head: [...]}, "seconds": [...], "policy_target_entropy": {"train": H, "heldout": H}, ...}``
     (held-out lists are empty without a held-out set; the policy loss cannot go below the entropy).
     ``on_epoch(epoch, curves)`` is called after each of these evaluations. Torch's thread count
-    and global random state are the caller's again afterwards, whether training ends or fails.
+    and CPU random state are the caller's again afterwards, whether training ends or fails (the
+    weights are seeded on the CPU generator alone; GPU generators are not touched).
     """
     config = (config or TrainConfig()).check()
     if len(data) == 0:
@@ -220,7 +221,9 @@ def _train(data: TrainingData, config: TrainConfig, init: Optional[Dict[str, np.
            on_epoch: Optional[Callable[[int, Dict[str, Any]], None]]) -> TrainResult:
     train_index, heldout_index = split_by_game(data, config.val_fraction)
     train_data, heldout = data.take(train_index), data.take(heldout_index)
-    torch.manual_seed(config.seed)
+    # The CPU generator alone (the one the weights are drawn from): torch.manual_seed would also
+    # seed the caller's CUDA generators, which fork_rng(devices=[]) does not restore.
+    torch.random.default_generator.manual_seed(config.seed)
     model = Model(config.hidden)
     if init is not None:
         load_into(model, init, config.margin_scale)

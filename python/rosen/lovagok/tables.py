@@ -7,7 +7,7 @@ from typing import Sequence
 import numpy as np
 
 from .._core import lovagok as _lv
-from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_int, is_collection
 from .notation import (
     DEFAULT_REROLLS,
     MAX_DICE,
@@ -82,7 +82,7 @@ class BeatTable:
 def format_grid(row: np.ndarray, sizes: Sequence[int] = (3, 4, 5)) -> str:
     """Format one row of P(beat rank) as grids: group down, further die (none, 1..5) across."""
     row = check_rank_array("row", row)
-    if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__"):
+    if not is_collection(sizes):
         raise ArgumentTypeError(f"sizes: expected a sequence of group sizes 1..7, got {type(sizes).__name__}", "sizes")
     lines = []
     for size in [check_int("sizes", s, 1, 7) for s in sizes]:

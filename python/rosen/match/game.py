@@ -78,6 +78,9 @@ class Dealer:
 
     def observe(self, before: _core.Position, after: _core.Position) -> None:
         """Note an eager reshuffle (R7): the pile grew after the draw that emptied it."""
+        for name, value in (("before", before), ("after", after)):
+            if not isinstance(value, _core.Position):
+                raise ArgumentTypeError(f"{name}: expected a rosen.Position, got {type(value).__name__}", name)
         if before.pile_size > 0 and after.pile_size > before.pile_size - 1:
             self._new_pile_order()
 
@@ -200,6 +203,10 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
     move as it is played. An agent on a game clock (``clock_left_ms``) is not stopped when its clock
     runs out; what it had left at the end is in the record's stats. An exception from an agent (a
     person quitting, say) ends the game and propagates."""
+    for name, agent in (("red", red), ("white", white)):
+        if not all(callable(getattr(agent, method, None)) for method in ("reset", "choose", "on_move")):
+            raise ArgumentTypeError(f"{name}: expected an agent (reset, choose, on_move: rosen.agents.Agent), got "
+                                    f"{type(agent).__name__}", name)
     if red is white:
         raise InvalidArgumentError("white: pass two separate agent objects (an agent keeps per-game state)", "white")
     seed = check_int("seed", seed, 0, MAX_SEED)  # a Python int in the record, whatever was given

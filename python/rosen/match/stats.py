@@ -24,9 +24,13 @@ import numbers
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, Tuple
 
-from ..errors import ArgumentTypeError, InvalidArgumentError, check_real
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_real, check_str, is_collection
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+
+
+#: The largest count the estimates take: every integer up to it is exact as a float.
+MAX_COUNT = 2**53
 
 
 def _check_counts(name: str, counts: Sequence[int], size: int) -> Tuple[int, ...]:
@@ -39,6 +43,8 @@ def _check_counts(name: str, counts: Sequence[int], size: int) -> Tuple[int, ...
     for c in counts:  # NumPy integers are counts too; a bool is not
         if isinstance(c, bool) or not isinstance(c, numbers.Integral) or c < 0:
             raise InvalidArgumentError(f"{name}: expected non-negative int counts, got {list(counts)}", name)
+        if c > MAX_COUNT:  # the estimates divide in floats: beyond this, OverflowError or lost units
+            raise InvalidArgumentError(f"{name}: expected counts of at most 2**53, got {list(counts)}", name)
     return tuple(int(c) for c in counts)
 
 
@@ -138,6 +144,9 @@ def pentanomial_estimate(counts: Sequence[int]) -> Estimate:
 
 def pentanomial_counts(pair_scores: Iterable[float]) -> Tuple[int, int, int, int, int]:
     """Count pairs by A's points in the pair: 0, 0.5, 1, 1.5, 2 -> (LL, LD, DD+WL, WD, WW)."""
+    if not is_collection(pair_scores):
+        raise ArgumentTypeError(f"pair_scores: expected an iterable of pair points, got {type(pair_scores).__name__}",
+                                "pair_scores")
     counts = [0] * 5
     for points in pair_scores:
         if isinstance(points, bool):  # True is 1 to Python, not a pair's points
@@ -214,7 +223,7 @@ class SPRT:
 
 def parse_sprt(text: str, *, alpha: float = 0.05, beta: float = 0.05) -> SPRT:
     """'elo0,elo1' -> SPRT, e.g. '0,10'."""
-    parts = text.split(",")
+    parts = check_str("sprt", text).split(",")
     if len(parts) != 2:
         raise InvalidArgumentError(f"sprt: expected 'elo0,elo1' such as '0,10', got {text!r}", "sprt")
     try:

@@ -165,7 +165,11 @@ def generate(games: int, *, seed: int = 0, first_game: int = 0, players: int = 2
                     dirichlet_fraction=dirichlet_fraction, full_search_probability=full_search_probability,
                     cheap_iterations=cheap_iterations, record_cheap=record_cheap)
     settings["agent"] = str(agent_spec(agent, players))
-    raw = _run(settings, games, threads, network)
+    try:
+        raw = _run(settings, games, threads, network)
+    except MemoryError:  # the batch keeps every game in memory, its records allocated up front
+        raise InvalidArgumentError(f"games: {games} games do not fit in memory in one batch; write them as a run "
+                                   "of shards (rosen selfplay, rosen.selfplay.write_run)", "games") from None
     records = _game_records(raw, players=players, reshuffle=reshuffle, agent=settings["agent"])
     return SelfPlayBatch(rows=raw["rows"], games=records, seconds=raw["seconds"], search_seconds=raw["search_seconds"],
                          iterations=int(raw["iterations"].sum()), settings={**settings, "games": games})
