@@ -200,11 +200,10 @@ class Engine:
         """Wait until the running search has written its bestmove and the backlog has run; False
         if that takes longer than ``timeout``. ``stop_infinite`` stops each search that would
         otherwise wait for `stop` (the end of the input); finite ones run to their limits."""
-        if timeout is not None and not (isinstance(timeout, (int, float)) and timeout == float("inf")):
-            # Event.wait takes no more than TIMEOUT_MAX (a bare OverflowError beyond); inf is None.
+        if isinstance(timeout, float) and timeout == float("inf"):
+            timeout = None  # as long as it takes, as None says
+        if timeout is not None:  # Event.wait takes no more than TIMEOUT_MAX (a bare OverflowError beyond)
             timeout = check_real("timeout", timeout, 0, threading.TIMEOUT_MAX)
-        elif timeout is not None:
-            timeout = None
         return self._wait_idle(timeout, interrupt=(lambda: self._infinite) if stop_infinite else (lambda: False))
 
     def _wait_idle(self, timeout: Optional[float], interrupt: Callable[[], bool]) -> bool:
