@@ -311,3 +311,18 @@ def test_only_a_regular_file_is_opened(tmp_path):
         load_network(tmp_path)
     with pytest.raises(ValueError, match="^path: .* is not a regular file"):
         load_network(os.devnull)
+
+
+def test_a_margin_beyond_float_stays_a_number_in_the_search_and_the_engines_score():
+    # Finite weights can still overflow float32 in the margin head: the network's margin reads inf
+    # (its own output, reported as it is), and the search's score (the engine's `score`, self-play's
+    # root margin) read nan. The search holds it to what a game can end with, 52^2 points.
+    arrays = dict(random_network(hidden=(8, 4), seed=1).as_arrays())
+    for sign in (1, -1):
+        arrays["wm"] = np.full_like(arrays["wm"], sign * 3e38)
+        network = rosen.learning.Network.from_arrays(arrays)
+        assert not np.all(np.isfinite(rosen.Evaluator(network).evaluate([rosen.Position.new(seed=1)]).margin))
+        for players in (2, 4):
+            result = rosen.search(rosen.Position.new(seed=1, players=players), iterations=50, evaluator=network, seed=1)
+            scores = [result.score] + [m.score for m in result.moves]
+            assert np.all(np.isfinite(scores)) and np.all(np.abs(scores) <= 52 * 52)

@@ -572,6 +572,9 @@ def test_hostile_arguments_found_by_the_nineteenth_sessions_fuzzer_are_named_err
         (lambda: level_move("N1", None, 5, 0), ArgumentTypeError, "^position: "),
         (lambda: strength_iterations(float("nan")), ArgumentTypeError, "^strength: "),
         (lambda: Network.from_arrays(None), ArgumentTypeError, "^arrays: "),
+        # A value one ulp inside -1 printed as -1, the value the parameter takes.
+        (lambda: rosen.search(position, iterations=10, minimax_weight=-0.9999999999999999), InvalidArgumentError,
+         "^minimax_weight: expected 0..1, or -1 for the default, got -0.99999999999999989$"),
     ]
     for call, kind, message in cases:
         with pytest.raises(kind, match=message):

@@ -249,6 +249,15 @@ def test_one_seed_gives_the_same_weights_bit_for_bit(data, trained):
     assert other["w1"].tobytes() != first["w1"].tobytes()
 
 
+def test_a_training_that_diverges_in_its_last_epoch_is_refused(data):
+    # The loss was checked only before each step: a model that diverged in the last epoch's steps
+    # came back (and `rosen train` wrote it) with infinite outputs; here the seventh epoch's.
+    from rosen.learning.train import train
+
+    with pytest.raises(ValueError, match="^lr: the train loss became nan after epoch 7; lower the learning rate"):
+        train(data, config(epochs=7, lr=10, weight_decay=10, batch_size=2**24))
+
+
 def test_training_leaves_the_callers_torch_threads_and_random_state_alone(data):
     # train() sets torch's thread count and seed, both process-wide; until 6 Dec 2026 it left them
     # set, so a caller's own torch work changed threads and random numbers after a training.

@@ -1,6 +1,7 @@
 #include "classic/params.h"
 
-#include <cstdio>
+#include "common/number_text.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -20,19 +21,11 @@ const ClassicParamInfo& param_info(std::string_view name) {
     throw std::out_of_range("classic parameter " + std::string(name));
 }
 
-namespace {
-std::string number(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.15g", x);
-    return buf;
-}
-}  // namespace
-
 void check(std::string_view name, double value) {
     const ClassicParamInfo& info = param_info(name);
     if (value >= info.min && value <= info.max) return;  // false for NaN too
     const std::string field(name);
-    throw ArgumentError(field, field + ": expected " + number(info.min) + ".." + number(info.max) + ", got " + number(value));
+    throw ArgumentError(field, field + ": expected " + number_text(info.min) + ".." + number_text(info.max) + ", got " + number_text(value));
 }
 
 void validate(const AlphaBetaParams& p) {

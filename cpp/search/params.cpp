@@ -1,8 +1,9 @@
 #include "search/params.h"
 
+#include "common/number_text.h"
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <type_traits>
 #include <utility>
 #if defined(__unix__) || defined(__APPLE__)
@@ -14,12 +15,6 @@ namespace rosen::search {
 namespace {
 
 using P = SearchParams;
-
-std::string number(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", x);
-    return buf;
-}
 
 // A value as a double, whatever the field's type (enumerated fields give their index).
 double value_of(const SearchParams& p, const ParamInfo& info) {
@@ -114,14 +109,14 @@ void validate(const SearchParams& p) {
     for (const auto& [name, w] : {std::pair{"minimax_weight", p.minimax_weight},
                                   std::pair{"network_value_weight", p.network_value_weight}})
         if (!(w == -1 || (w >= 0 && w <= 1)))
-            throw ArgumentError(name, std::string(name) + ": expected 0..1, or -1 for the default, got " + number(w));
+            throw ArgumentError(name, std::string(name) + ": expected 0..1, or -1 for the default, got " + number_text(w));
     for (const ParamInfo& info : kParamInfo) {
         const double v = value_of(p, info);
         if (v >= info.min && v <= info.max) continue;  // false for NaN too
         const std::string name(info.name);
         if (enumerated(info))
             throw ArgumentError(name, name + ": expected " + choices_text(info));
-        throw ArgumentError(name, name + ": expected " + number(info.min) + ".." + number(info.max) + ", got " + number(v));
+        throw ArgumentError(name, name + ": expected " + number_text(info.min) + ".." + number_text(info.max) + ", got " + number_text(v));
     }
     if (p.iterations == 0 && p.time_ms == 0)
         throw ArgumentError("iterations", "iterations: both iterations and time_ms are 0; set at least one budget");
@@ -132,7 +127,8 @@ void validate(const SearchParams& p) {
     const uint64_t limit = max_tree_size_limit();
     if (p.max_tree_size > limit)
         throw ArgumentError("max_tree_size", "max_tree_size: " + std::to_string(p.max_tree_size) + " nodes need " +
-                                                 number(double(p.max_tree_size) * kNodeBytes / double(1 << 30)) +
+                                                 std::to_string(int64_t(std::ceil(double(p.max_tree_size) * kNodeBytes /
+                                                                                   double(1 << 30)))) +
                                                  " GiB; this machine allows at most " + std::to_string(limit) +
                                                  " (half of its memory)");
 }

@@ -16,6 +16,8 @@ namespace {
 // Longer than any game: every ply places a token (at most 52 plays and 8 heroes), draws a card
 // (each card must be played before it can be drawn again) or passes while the other side moves.
 constexpr int kMaxPath = 1024;
+// The largest final margin there is: 52 tokens in one territory score 52^2 (R11).
+constexpr float kMaxMargin = 52.0f * 52.0f;
 
 // How far below the root re-rooting looks for the next position: our move, the opponent's reply
 // and the draws in between (4 players: a full round).
@@ -196,6 +198,10 @@ Evaluation Tree::network_leaf(uint32_t n, Position& pos, const SearchParams& p, 
     const MoveList moves = legal_moves(pos);
     float priors[12], value, margin;
     network_->evaluate(pos, moves, priors, value, margin);
+    // No game ends with a margin beyond 52^2 points (R11), but a file's finite weights can still
+    // overflow float in the margin head: held to that, the tree's means, the search's score and
+    // self-play's rows stay numbers (they read nan).
+    margin = margin != margin ? 0.0f : std::clamp(margin, -kMaxMargin, kMaxMargin);
     const Node& node = nodes_[n];
     if (!node.chance && node.first_child == kNoChild && expand_moves(n, pos, p, priors)) expanded = true;
     // The network speaks for the mover; the tree keeps Red's view (R13: a team shares its colour's).

@@ -30,6 +30,7 @@ every time (several threads may sum in another order).
 """
 from __future__ import annotations
 
+import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -242,6 +243,13 @@ def _train(data: TrainingData, config: TrainConfig, init: Optional[Dict[str, np.
             for head, value in evaluate(model, part, config.margin_scale).items():
                 curves[name][head].append(value)
         model.train()
+        # The last epoch's steps are checked here: a model that diverged in them (finite weights,
+        # infinite outputs) would otherwise be returned and written.
+        for name in ("train", "heldout"):
+            total = curves[name]["total"][-1] if curves[name]["total"] else 0.0
+            if not math.isfinite(total):
+                raise InvalidArgumentError(f"lr: the {name} loss became {total} after epoch {epoch}; lower the "
+                                           "learning rate", "lr")
         curves["epochs"].append(epoch)
         curves["seconds"].append(round(time.perf_counter() - start, 3))
         if on_epoch is not None:
@@ -261,8 +269,8 @@ def _train(data: TrainingData, config: TrainConfig, init: Optional[Dict[str, np.
             optimiser.zero_grad(set_to_none=True)
             loss = losses(model, _tensors(part), config.margin_scale, config.value_search_weight)["total"]
             if not torch.isfinite(loss):
-                raise InvalidArgumentError(f"lr: the loss became {float(loss)} in epoch {epoch}; lower the learning "
-                                           "rate", "lr")
+                raise InvalidArgumentError(f"lr: the loss became {float(loss.detach())} in epoch {epoch}; lower the "
+                                           "learning rate", "lr")
             loss.backward()
             optimiser.step()
         record(epoch)
