@@ -117,6 +117,33 @@ def test_choices_do_not_depend_on_the_utilitys_scale_or_offset(utility):
                     assert other.best_keep("".join(roll), r) == base.best_keep("".join(roll), r), (a, b, roll, r)
 
 
+def test_a_large_offset_or_an_unreachable_result_changes_no_choice():
+    # The tie margin was 1e-13 of the utility's largest magnitude over all 166 ranks: u + 1e13
+    # (0/1 steps, exact in floats) never re-rolled, 0.19 for 0.60, and so did u with 1e13 at a
+    # rank this card set cannot reach (5555554 needs dice card 5). The solver now works on the
+    # utility less its least reachable value, the margin a share of the reachable spread.
+    u = lv.beat_utility("3332")
+    base = lv.Solver(u, max_rerolls=2)
+    unreachable = u.copy()
+    unreachable[lv.NUM_RESULTS - 1] = 1e13
+    for other, offset in ((lv.Solver(u + 1e12, max_rerolls=2), 1e12), (lv.Solver(u + 1e13, max_rerolls=2), 1e13),
+                          (lv.Solver(unreachable, max_rerolls=2), 0.0)):
+        assert other.value(rerolls=2) - offset == pytest.approx(base.value(rerolls=2), abs=1e-2 if offset else 1e-15)
+        assert other.best_keep("552366", 2) == base.best_keep("552366", 2) == (5, 5)
+
+
+def test_probabilities_stay_within_0_and_1():
+    # The roll probabilities sum to 1 only up to rounding: a sure thing read 1 + 1e-15 (2600 entries
+    # of the table above 1), and a castle anyone beats 1 + 4e-16.
+    assert lv.p_beat("-", rerolls=0, dice=2, dice_cards=(1,)) == 1.0
+    assert lv.p_beat("-", rerolls=0, dice=4, dice_cards=(1,)) == 1.0
+    table = lv.table().p
+    assert table.min() >= 0.0 and table.max() <= 1.0
+    attack = lv.attack_castle("-", defender_rerolls=1, attacker_cards="12345")
+    assert 0.0 <= attack.p_take <= 1.0 and attack.p_beat_castle == 1.0
+    assert lv.Solver(np.full(lv.NUM_RESULTS, 0.7)).value(rerolls=3) == 0.7  # a constant, exactly
+
+
 def test_ties_go_to_stopping_then_most_dice_then_lowest_faces():
     # docs/lovagok.md: keep the 4, not the 5 (both 1/36); keep 111 rather than 222 (equal values).
     two = lv.advise("3332", "145", rerolls_left=1).options[:2]

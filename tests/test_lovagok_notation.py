@@ -294,9 +294,13 @@ def test_every_bad_argument_is_a_rosen_error_naming_it(call, field, exc):
      "utilities: expected rows of 166 values (one per result rank), got shape (166,)"),
     # The public Solver refused NaN; the compiled module solved with it.
     (lambda: core.solve_batch(np.full((2, lv.NUM_RESULTS), np.nan), 2, 6, 0), "utilities",
-     "utilities: expected finite values, got nan at flat index 0"),
+     "utilities: expected finite values of magnitude at most 1e300, got nan at flat index 0"),
     (lambda: core.Solver(np.r_[np.zeros(lv.NUM_RESULTS - 1), np.inf]), "utility",
-     "utility: expected finite values, got inf at flat index 165"),
+     "utility: expected finite values of magnitude at most 1e300, got inf at flat index 165"),
+    # Beyond 1e300 an expectation of finite utilities overflowed to inf (the roll probabilities
+    # sum to 1 only up to rounding).
+    (lambda: core.Solver(np.full(lv.NUM_RESULTS, np.finfo(float).max)), "utility",
+     "utility: expected finite values of magnitude at most 1e300, got 1.7976931348623157e+308 at flat index 0"),
 ])
 def test_compiled_module_raises_rosen_errors_naming_the_field(call, field, message):
     with raises(InvalidArgumentError, field, message):

@@ -575,6 +575,8 @@ def test_hostile_arguments_found_by_the_nineteenth_sessions_fuzzer_are_named_err
         # A value one ulp inside -1 printed as -1, the value the parameter takes.
         (lambda: rosen.search(position, iterations=10, minimax_weight=-0.9999999999999999), InvalidArgumentError,
          "^minimax_weight: expected 0..1, or -1 for the default, got -0.99999999999999989$"),
+        (lambda: rosen.selfplay.generate(1, agent="mcts:iterations=5", dirichlet_fraction=1.0000000000000002),
+         InvalidArgumentError, "^dirichlet_fraction: expected 0..1, got 1.0000000000000002$"),
     ]
     for call, kind, message in cases:
         with pytest.raises(kind, match=message):

@@ -254,8 +254,19 @@ def test_a_training_that_diverges_in_its_last_epoch_is_refused(data):
     # came back (and `rosen train` wrote it) with infinite outputs; here the seventh epoch's.
     from rosen.learning.train import train
 
-    with pytest.raises(ValueError, match="^lr: the train loss became nan after epoch 7; lower the learning rate"):
+    with pytest.raises(ValueError, match="^lr: the training loss became nan after epoch 7; lower the learning rate"):
         train(data, config(epochs=7, lr=10, weight_decay=10, batch_size=2**24))
+
+
+def test_an_initial_network_with_infinite_outputs_is_named_not_the_learning_rate(data, tmp_path):
+    from rosen.learning import Network, random_network, save_network
+    from rosen.learning.train import read_network_arrays, train
+
+    arrays = dict(random_network(hidden=(16, 8), seed=2).as_arrays())
+    arrays["wm"] = np.full_like(arrays["wm"], 3e38)  # finite weights, an infinite margin
+    save_network(tmp_path / "init.npz", Network.from_arrays(arrays))
+    with pytest.raises(ValueError, match="^init: the initial network's training loss is inf: its outputs are not finite"):
+        train(data, config(epochs=1), init=read_network_arrays(tmp_path / "init.npz"))
 
 
 def test_training_leaves_the_callers_torch_threads_and_random_state_alone(data):

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/errors.h"
+#include "common/number_text.h"
 #include "lovagok/dice_dp.h"
 #include "lovagok/dice_states.h"
 #include "lovagok/strength.h"
@@ -26,6 +27,8 @@ namespace {
 
 using CountsTuple = std::tuple<int, int, int, int, int>;
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+constexpr double kMaxUtility = 1e300;
 
 // "field: expected lo..hi, got x", the wording of every rosen argument error.
 void check_range(const char* field, int x, int lo, int hi) {
@@ -83,10 +86,12 @@ std::vector<double> utility_data(const Array& a, const char* field, py::ssize_t 
                                               shape + (a.ndim() == 1 ? ",)" : ")"));
     }
     std::vector<double> values(a.data(), a.data() + a.size());
+    // Beyond 1e300 an expectation of finite utilities can overflow (probabilities sum to 1 only
+    // up to rounding): inf from finite input.
     for (std::size_t i = 0; i < values.size(); ++i)
-        if (!std::isfinite(values[i]))
-            throw rosen::ArgumentError(field, std::string(field) + ": expected finite values, got " +
-                                                  std::to_string(values[i]) + " at flat index " + std::to_string(i));
+        if (!(std::abs(values[i]) <= kMaxUtility))
+            throw rosen::ArgumentError(field, std::string(field) + ": expected finite values of magnitude at most 1e300, got " +
+                                                  rosen::number_text(values[i]) + " at flat index " + std::to_string(i));
     return values;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <string>
 
 #include "common/errors.h"
@@ -138,14 +139,38 @@ inline int non_zero(const float* x, int begin, int end, uint16_t* out) {
     return count;
 }
 
+// out = softmax(x), a distribution whatever a file's finite weights make of the logits: they can
+// overflow float, and exp(inf - inf) made every prior and win rate NaN. +inf logits share the
+// mass (the softmax's limit); a NaN logit (inf - inf inside the network), or none above -inf,
+// leaves it uniform. Finite logits take the plain formula, bit for bit.
+void softmax(const float* x, int n, float* out) {
+    float top = -std::numeric_limits<float>::infinity();
+    bool nan = false;
+    for (int i = 0; i < n; ++i) {
+        nan |= x[i] != x[i];
+        top = std::max(top, x[i]);
+    }
+    if (nan || top == -std::numeric_limits<float>::infinity()) {
+        std::fill(out, out + n, 1.0f / float(n));
+        return;
+    }
+    if (top == std::numeric_limits<float>::infinity()) {
+        int count = 0;
+        for (int i = 0; i < n; ++i) count += x[i] == top;
+        for (int i = 0; i < n; ++i) out[i] = x[i] == top ? 1.0f / float(count) : 0.0f;
+        return;
+    }
+    float sum = 0.0f;
+    for (int i = 0; i < n; ++i) sum += out[i] = std::exp(x[i] - top);
+    for (int i = 0; i < n; ++i) out[i] /= sum;
+}
+
 // priors[i] = the softmax of the policy logits over the actions of moves (legal, so distinct).
 void legal_softmax(const float* logits, const MoveList& moves, float* priors) {
     if (moves.size == 0) return;
-    float top = logits[features::action_of(moves[0])];
-    for (Move m : moves) top = std::max(top, logits[features::action_of(m)]);
-    float sum = 0.0f;
-    for (int i = 0; i < moves.size; ++i) sum += priors[i] = std::exp(logits[features::action_of(moves[i])] - top);
-    for (int i = 0; i < moves.size; ++i) priors[i] /= sum;
+    float legal[12];
+    for (int i = 0; i < moves.size; ++i) legal[i] = logits[features::action_of(moves[i])];
+    softmax(legal, moves.size, priors);
 }
 
 inline void relu(float* x, int count) {
@@ -208,11 +233,7 @@ void Network::forward(const Position& pos, float* heads) const {
 }
 
 void Network::value_of(const float* heads, float* wdl, float& value, float& margin) const {
-    const float* v = heads + kActions;
-    const float top = std::max({v[0], v[1], v[2]});
-    float sum = 0.0f;
-    for (int k = 0; k < kValueLogits; ++k) sum += wdl[k] = std::exp(v[k] - top);
-    for (int k = 0; k < kValueLogits; ++k) wdl[k] /= sum;
+    softmax(heads + kActions, kValueLogits, wdl);
     value = wdl[0] + 0.5f * wdl[1];
     margin = margin_scale_ * heads[kActions + kValueLogits];
 }

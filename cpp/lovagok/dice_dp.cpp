@@ -9,19 +9,28 @@ namespace rosen::lovagok {
 void DiceDP::solve(const double* utility, unsigned cards_mask, int max_rerolls) {
     const DiceStates& ds = DiceStates::get();
     std::copy(utility, utility + kNumResults, utility_.begin());
+    // The DP runs on the utility less the least value this card set can reach, added back when a
+    // value is read: a constant added to the utility then changes no choice (it crowded out the
+    // differences between results, and the tie margin grew with it), a result out of reach plays
+    // no part, a constant utility's values are that constant exactly, and the shifted values are
+    // sums of non-negative terms (a probability never reads below 0).
+    double low = utility_[ds.rank(cards_mask, 0)], high = low;
+    for (int s = 1; s < kNumStates; ++s) {
+        low = std::min(low, utility_[ds.rank(cards_mask, s)]);
+        high = std::max(high, utility_[ds.rank(cards_mask, s)]);
+    }
+    offset_ = low;
     // Every value is an expectation of utilities, so its rounding noise scales with the largest
-    // one: an absolute 1e-13 called every choice a tie for utilities below it (the solver then
-    // never re-rolled) and let noise, not the tie rule, decide for large or offset ones.
-    double largest = 0.0;
-    for (double u : utility_) largest = std::max(largest, std::abs(u));
-    const double tie = kTie * largest;
+    // shifted one: an absolute 1e-13 called every choice a tie for utilities below it (the solver
+    // then never re-rolled) and let noise, not the tie rule, decide for large ones.
+    const double tie = kTie * (high - low);
     cards_ = cards_mask;
     max_rerolls_ = max_rerolls;
     for (int r = 0; r <= max_rerolls; ++r) {
         auto& v = v_[r];
         auto& best = best_[r];
         for (int s = 0; s < kNumStates; ++s) {
-            double val = utility_[ds.rank(cards_mask, s)];
+            double val = utility_[ds.rank(cards_mask, s)] - offset_;
             std::int16_t choice = -1;
             if (r > 0) {
                 const auto& w_prev = w_[r - 1];
@@ -73,6 +82,10 @@ void beat_utility(int target_rank, double* u) {
     for (int i = 0; i < kNumResults; ++i) u[i] = i > target_rank ? 1.0 : 0.0;
 }
 
+// A probability as the DP computes it: the roll probabilities sum to 1 only up to rounding, so a
+// sure thing could read 1 + 1e-15.
+double probability(double p) { return std::clamp(p, 0.0, 1.0); }
+
 // Each thread reuses one solver: it is ~130 KB and the hot paths should not allocate.
 DiceDP& scratch() {
     thread_local auto dp = std::make_unique<DiceDP>();
@@ -86,7 +99,7 @@ double p_beat(int target_rank, int rerolls, int dice, unsigned cards_mask) {
     beat_utility(target_rank, u);
     DiceDP& dp = scratch();
     dp.solve(u, cards_mask, rerolls);
-    return dp.value(dice, rerolls);
+    return probability(dp.value(dice, rerolls));
 }
 
 void beat_table(unsigned cards_mask, double* out) {
@@ -96,7 +109,7 @@ void beat_table(unsigned cards_mask, double* out) {
         beat_utility(target, u);
         dp.solve(u, cards_mask, kMaxRerolls);
         for (int r = 0; r <= kMaxRerolls; ++r)
-            for (int d = 0; d <= kMaxDice; ++d) out[(r * 7 + d) * kNumResults + target] = dp.value(d, r);
+            for (int d = 0; d <= kMaxDice; ++d) out[(r * 7 + d) * kNumResults + target] = probability(dp.value(d, r));
     }
 }
 

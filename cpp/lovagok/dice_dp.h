@@ -5,10 +5,10 @@
 // |S| - |K| dice: W_{r-1}(K, |S| - |K|). W_r(K, m) is the expectation of V_r over rolling m dice
 // onto K. An attempt with D dice and R re-rolls is worth W_R(empty, D).
 //
-// Ties -- values within kTie times the utility's largest magnitude, so that scaling the utility or
-// adding a constant to it changes no choice -- go to stopping, then to the keep with the most dice,
-// then to the lowest faces (the most 1s, then the most 2s, ...), so the policy, and with it the
-// distribution of final results, is deterministic.
+// Ties -- values within kTie times the spread of the utility over the results the card set can
+// reach, so that scaling the utility or adding a constant to it changes no choice -- go to
+// stopping, then to the keep with the most dice, then to the lowest faces (the most 1s, then the
+// most 2s, ...), so the policy, and with it the distribution of final results, is deterministic.
 #pragma once
 
 #include <array>
@@ -20,7 +20,7 @@
 namespace rosen::lovagok {
 
 inline constexpr int kMaxRerolls = 3;
-inline constexpr double kTie = 1e-13;  // relative to max |utility|
+inline constexpr double kTie = 1e-13;  // relative to the reachable utilities' spread
 
 class DiceDP {
 public:
@@ -30,13 +30,13 @@ public:
     int max_rerolls() const { return max_rerolls_; }
     unsigned cards_mask() const { return cards_; }
     // An attempt with `dice` dice (0..6) and `rerolls` re-rolls (<= max_rerolls).
-    double value(int dice, int rerolls) const { return w_[rerolls][dice]; }
+    double value(int dice, int rerolls) const { return w_[rerolls][dice] + offset_; }
     // Standing on state s with r re-rolls left, having played optimally.
-    double state_value(int s, int r) const { return v_[r][s]; }
+    double state_value(int s, int r) const { return v_[r][s] + offset_; }
     double stop_value(int s) const { return utility_[DiceStates::get().rank(cards_, s)]; }
     // Keeping state k and rolling m dice with r re-rolls left after that roll (r < max_rerolls;
     // at r == max_rerolls only k == 0 is solved).
-    double keep_value(int k, int m, int r) const { return w_[r][k * 7 + m]; }
+    double keep_value(int k, int m, int r) const { return w_[r][k * 7 + m] + offset_; }
     // The optimal keep on state s with r re-rolls left; -1 means stop.
     int best_keep(int s, int r) const { return best_[r][s]; }
     // Distribution of the final result rank under the optimal policy; out has kNumResults slots.
@@ -44,6 +44,7 @@ public:
 
 private:
     std::array<double, kNumResults> utility_{};
+    double offset_ = 0.0;  // subtracted from the utility while solving (solve)
     unsigned cards_ = 0;
     int max_rerolls_ = -1;
     std::array<std::array<double, kNumStates>, kMaxRerolls + 1> v_{};

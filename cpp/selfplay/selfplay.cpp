@@ -4,12 +4,12 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <exception>
 #include <limits>
 #include <memory>
 #include <string>
 
+#include "common/number_text.h"
 #include "common/threads.h"
 #include "search/mcts.h"
 #include "selfplay/agents.h"
@@ -20,16 +20,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string number(double x) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", x);
-    return buf;
-}
-
 void check_range(const char* field, double value, double low, double high) {
     if (!(value >= low && value <= high))  // written so that NaN fails
-        throw ArgumentError(field, std::string(field) + ": expected " + number(low) + ".." + number(high) + ", got " +
-                                       number(value));
+        throw ArgumentError(field, std::string(field) + ": expected " + number_text(low) + ".." + number_text(high) + ", got " +
+                                       number_text(value));
 }
 
 // Rows a worker is likely to write: a 2-player game has about 110 plies, most with a choice.

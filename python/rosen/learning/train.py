@@ -245,11 +245,15 @@ def _train(data: TrainingData, config: TrainConfig, init: Optional[Dict[str, np.
         model.train()
         # The last epoch's steps are checked here: a model that diverged in them (finite weights,
         # infinite outputs) would otherwise be returned and written.
-        for name in ("train", "heldout"):
+        for name, shown in (("train", "training"), ("heldout", "held-out")):
             total = curves[name]["total"][-1] if curves[name]["total"] else 0.0
-            if not math.isfinite(total):
-                raise InvalidArgumentError(f"lr: the {name} loss became {total} after epoch {epoch}; lower the "
-                                           "learning rate", "lr")
+            if math.isfinite(total):
+                continue
+            if epoch == 0:  # before any step: the network trained from is at fault, not the rate
+                raise InvalidArgumentError(f"init: the initial network's {shown} loss is {total}: its outputs are not "
+                                           "finite", "init")
+            raise InvalidArgumentError(f"lr: the {shown} loss became {total} after epoch {epoch}; lower the "
+                                       "learning rate", "lr")
         curves["epochs"].append(epoch)
         curves["seconds"].append(round(time.perf_counter() - start, 3))
         if on_epoch is not None:

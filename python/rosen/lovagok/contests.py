@@ -31,6 +31,12 @@ from .solver import Advice, Solver, beat_utility, p_beat
 from .tables import beat_row
 
 
+def _probability(p: float) -> float:
+    """A probability summed from roll probabilities, which add up to 1 only up to rounding: a sure
+    thing could read 1 + 4e-16."""
+    return min(1.0, max(0.0, float(p)))
+
+
 class CastleAttack:
     """Attacking a castle (L10), both sides playing optimally.
 
@@ -52,11 +58,11 @@ class CastleAttack:
         beat = beat_utility(self.castle)
         self.utility = beat * (1.0 - self.p_defender_beats)
         self.solver = Solver(self.utility, dice_cards=attacker_cards, max_rerolls=self.attacker_rerolls)
-        self.p_take = self.solver.value(rerolls=self.attacker_rerolls)
+        self.p_take = _probability(self.solver.value(rerolls=self.attacker_rerolls))
         # For comparison: an attacker who only tries to beat the castle's card.
         naive = Solver(beat, dice_cards=attacker_cards, max_rerolls=self.attacker_rerolls)
-        self.p_take_naive = float(naive.distribution(rerolls=self.attacker_rerolls) @ self.utility)
-        self.p_beat_castle = float(self.solver.distribution(rerolls=self.attacker_rerolls) @ beat)
+        self.p_take_naive = _probability(naive.distribution(rerolls=self.attacker_rerolls) @ self.utility)
+        self.p_beat_castle = _probability(self.solver.distribution(rerolls=self.attacker_rerolls) @ beat)
 
     def advise(self, roll: RollLike, rerolls_left: int) -> Advice:
         """The attacker's optimal keep (maximising P(take the castle)) after ``roll``."""
@@ -130,7 +136,7 @@ class Tournament:
             taken = mass.sum(axis=1) @ (dist * above)
             mass = mass * stay[:, None]
             mass[:, k] += taken
-        self.p_win = mass.sum(axis=0)
+        self.p_win = np.clip(mass.sum(axis=0), 0.0, 1.0)
         self.leader_distribution = mass.sum(axis=1)
 
     def advise_organiser(self, roll: RollLike, rerolls_left: int) -> Advice:
