@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from rosen import lovagok as lv
+from rosen._core import lovagok as core
 
 try:
     from . import lovagok_reference as ref
@@ -130,6 +131,10 @@ def test_a_large_offset_or_an_unreachable_result_changes_no_choice():
                           (lv.Solver(unreachable, max_rerolls=2), 0.0)):
         assert other.value(rerolls=2) - offset == pytest.approx(base.value(rerolls=2), abs=1e-2 if offset else 1e-15)
         assert other.best_keep("552366", 2) == base.best_keep("552366", 2) == (5, 5)
+        # advise lists its options best first, then by value, as the base utility's are (its ties
+        # were relative to the largest magnitude: every option of u + 1e12 tied).
+        keeps = [o.keep for o in other.advise("552366", 2).options]
+        assert keeps == [o.keep for o in base.advise("552366", 2).options]
 
 
 def test_probabilities_stay_within_0_and_1():
@@ -142,6 +147,19 @@ def test_probabilities_stay_within_0_and_1():
     attack = lv.attack_castle("-", defender_rerolls=1, attacker_cards="12345")
     assert 0.0 <= attack.p_take <= 1.0 and attack.p_beat_castle == 1.0
     assert lv.Solver(np.full(lv.NUM_RESULTS, 0.7)).value(rerolls=3) == 0.7  # a constant, exactly
+    # Every value is an expectation of the reachable utilities, so it lies between them: a 0/1
+    # utility's values (advise's options, Solver.value, solve_batch) are probabilities.
+    assert all(0.0 <= o.probability <= 1.0 for o in lv.advise("1", "4444", 1).options)
+    sure = np.ones(lv.NUM_RESULTS)
+    sure[17] = 0.0  # "112": three dice, so two dice beat it surely
+    assert lv.Solver(sure).value(rerolls=0, dice=2) == 1.0
+    values, _ = core.solve_batch(np.stack([sure, lv.beat_utility("3332")]), 2, 6, 0)
+    assert values.min() >= 0.0 and values.max() <= 1.0
+    # Standing on a state whose best is to stop is worth its utility, as stopping is listed.
+    shifted = np.full(lv.NUM_RESULTS, 0.1)
+    shifted[0] = -0.3
+    solver = core.Solver(shifted, 0, 3)
+    assert solver.state_value((0, 0, 0, 0, 2), 0) == dict(solver.options((0, 0, 0, 0, 2), 0))[None] == 0.1
 
 
 def test_ties_go_to_stopping_then_most_dice_then_lowest_faces():

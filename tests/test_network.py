@@ -328,20 +328,26 @@ def test_a_margin_beyond_float_stays_a_number_in_the_search_and_the_engines_scor
             assert np.all(np.isfinite(scores)) and np.all(np.abs(scores) <= 52 * 52)
 
 
-@pytest.mark.parametrize("entry, value", [("wv", 3e38), ("wp", 3e38), ("w1", 3e38)])
-def test_overflowing_logits_still_give_distributions_and_finite_win_rates(entry, value):
+@pytest.mark.parametrize("entry", ["wv", "wp", "wv-nan"])
+def test_overflowing_logits_still_give_distributions_and_finite_win_rates(entry):
     # exp(inf - inf) in the softmax made every win rate (wv) or prior (wp) NaN -- the engine's
-    # `winrate nan`, self-play rows read as unsearched -- and a NaN inside the network (w1: inf - inf
-    # in the next layer) did the same. +inf logits now share the mass and NaN leaves it uniform.
+    # `winrate nan`, self-play rows read as unsearched. +inf logits now share the mass; NaN logits
+    # (wv-nan: each value logit +inf + -inf) leave it uniform.
     arrays = dict(random_network(hidden=(8, 4), seed=1).as_arrays())
-    arrays[entry] = np.full_like(arrays[entry], value)
-    arrays[entry].flat[0] = -value  # both signs: inf - inf somewhere
+    name = entry[:2]
+    arrays[name] = np.full_like(arrays[name], 3e38)
+    arrays[name].flat[0] = -3e38  # both signs: inf - inf somewhere
+    if entry == "wv-nan":
+        arrays["b2"] = np.full_like(arrays["b2"], 10.0)  # every unit of the last layer active and large
+        arrays["wv"][:, 2:] = -3e38                        # so each value logit is +inf plus -inf
     network = rosen.learning.Network.from_arrays(arrays)
     positions = [rosen.Position.new(seed=k, players=2 + 2 * (k % 2)) for k in range(6)]
     out = rosen.Evaluator(network).evaluate(positions)
     assert np.all(np.isfinite(out.policy)) and np.all(np.isfinite(out.wdl)) and np.all(np.isfinite(out.value))
     np.testing.assert_allclose(out.wdl.sum(axis=1), 1.0, rtol=1e-6)
     np.testing.assert_allclose(out.policy.sum(axis=1), 1.0, rtol=1e-6)
+    if entry == "wv-nan":
+        assert np.all(out.wdl == np.float32(1 / 3)) and np.all(out.value == np.float32(0.5))
     for position in positions[:2]:
         result = rosen.search(position, iterations=100, evaluator=network, seed=1)
         assert 0.0 <= result.winrate <= 1.0 and all(0.0 <= m.winrate <= 1.0 and 0.0 <= m.prior <= 1.0 for m in result.moves)

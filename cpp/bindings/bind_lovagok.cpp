@@ -105,6 +105,8 @@ public:
         py::gil_scoped_release release;
         dp_->solve(u.data(), static_cast<unsigned>(cards_mask), max_rerolls);
     }
+    double low() const { return dp_->low(); }
+    double high() const { return dp_->high(); }
     double value(int dice, int rerolls) const {
         check_attempt(dice, rerolls, dp_->max_rerolls());
         return dp_->value(dice, rerolls);
@@ -206,6 +208,8 @@ void bind_lovagok(py::module_& parent) {
         .def(py::init<const Array&, int, int>(), py::arg("utility"), py::arg("cards_mask") = 0,
              py::arg("max_rerolls") = lv::kMaxRerolls)
         .def("value", &PySolver::value, py::arg("dice"), py::arg("rerolls"))
+        .def_property_readonly("low", &PySolver::low, "The least utility of the results six dice can make with the cards.")
+        .def_property_readonly("high", &PySolver::high, "The largest utility of the results six dice can make with the cards.")
         .def("state_value", &PySolver::state_value, py::arg("counts"), py::arg("rerolls_left"))
         .def("options", &PySolver::options, py::arg("counts"), py::arg("rerolls_left"))
         .def("best_keep", &PySolver::best_keep, py::arg("counts"), py::arg("rerolls_left"))

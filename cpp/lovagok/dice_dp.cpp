@@ -20,6 +20,7 @@ void DiceDP::solve(const double* utility, unsigned cards_mask, int max_rerolls) 
         high = std::max(high, utility_[ds.rank(cards_mask, s)]);
     }
     offset_ = low;
+    high_ = high;
     // Every value is an expectation of utilities, so its rounding noise scales with the largest
     // shifted one: an absolute 1e-13 called every choice a tie for utilities below it (the solver
     // then never re-rolled) and let noise, not the tie rule, decide for large ones.

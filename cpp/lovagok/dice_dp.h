@@ -11,6 +11,7 @@
 // most 2s, ...), so the policy, and with it the distribution of final results, is deterministic.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -29,22 +30,31 @@ public:
 
     int max_rerolls() const { return max_rerolls_; }
     unsigned cards_mask() const { return cards_; }
+    // The least and the largest utility of the results six dice can make with the card set: every
+    // value is an expectation of them, so it lies between.
+    double low() const { return offset_; }
+    double high() const { return high_; }
     // An attempt with `dice` dice (0..6) and `rerolls` re-rolls (<= max_rerolls).
-    double value(int dice, int rerolls) const { return w_[rerolls][dice] + offset_; }
-    // Standing on state s with r re-rolls left, having played optimally.
-    double state_value(int s, int r) const { return v_[r][s] + offset_; }
+    double value(int dice, int rerolls) const { return expectation(w_[rerolls][dice]); }
+    // Standing on state s with r re-rolls left, having played optimally (stopping: its utility).
+    double state_value(int s, int r) const { return best_[r][s] < 0 ? stop_value(s) : expectation(v_[r][s]); }
     double stop_value(int s) const { return utility_[DiceStates::get().rank(cards_, s)]; }
     // Keeping state k and rolling m dice with r re-rolls left after that roll (r < max_rerolls;
     // at r == max_rerolls only k == 0 is solved).
-    double keep_value(int k, int m, int r) const { return w_[r][k * 7 + m] + offset_; }
+    double keep_value(int k, int m, int r) const { return expectation(w_[r][k * 7 + m]); }
     // The optimal keep on state s with r re-rolls left; -1 means stop.
     int best_keep(int s, int r) const { return best_[r][s]; }
     // Distribution of the final result rank under the optimal policy; out has kNumResults slots.
     void distribution(int dice, int rerolls, double* out) const;
 
 private:
+    // A shifted value as the caller's utility has it: the roll probabilities sum to 1 only up to
+    // rounding, so without the bounds a sure 1 could read 1 + 1e-15.
+    double expectation(double shifted) const { return std::clamp(shifted + offset_, offset_, high_); }
+
     std::array<double, kNumResults> utility_{};
-    double offset_ = 0.0;  // subtracted from the utility while solving (solve)
+    double offset_ = 0.0;  // the least reachable utility, subtracted while solving (solve)
+    double high_ = 0.0;    // the largest reachable utility
     unsigned cards_ = 0;
     int max_rerolls_ = -1;
     std::array<std::array<double, kNumStates>, kMaxRerolls + 1> v_{};

@@ -249,7 +249,7 @@ def _train(data: TrainingData, config: TrainConfig, init: Optional[Dict[str, np.
             total = curves[name]["total"][-1] if curves[name]["total"] else 0.0
             if math.isfinite(total):
                 continue
-            if epoch == 0:  # before any step: the network trained from is at fault, not the rate
+            if epoch == 0 and init is not None:  # before any step: the network trained from is at fault
                 raise InvalidArgumentError(f"init: the initial network's {shown} loss is {total}: its outputs are not "
                                            "finite", "init")
             raise InvalidArgumentError(f"lr: the {shown} loss became {total} after epoch {epoch}; lower the "

@@ -99,8 +99,9 @@ class Solver:
         self._mask = parse_dice_cards(dice_cards)
         self._max_rerolls = check_rerolls("max_rerolls", max_rerolls)
         self._utility = u
-        self._scale = float(np.abs(u).max()) or 1.0  # advise's ties are relative to it, as the engine's are
         self._core = _lv.Solver(u, self._mask, self._max_rerolls)
+        # advise's ties are relative to the reachable utilities' spread, as the engine's are.
+        self._low, self._spread = self._core.low, (self._core.high - self._core.low) or 1.0
 
     @classmethod
     def to_beat(cls, target: ResultLike, dice_cards: CardsLike = (), max_rerolls: int = MAX_REROLLS) -> "Solver":
@@ -149,10 +150,10 @@ class Solver:
         best_counts = self._core.best_keep(counts, r)
         best_keep = None if best_counts is None else faces_of(best_counts)
         best = next(o for o in options if o.keep == best_keep)
-        # Best first, then by value; rounding (relative to the utility's scale, as the engine's tie
-        # is) makes float noise a tie, and the stable sort keeps the engine's tie order.
+        # Best first, then by value; rounding (relative to the reachable utilities' spread, as the
+        # engine's tie is) makes float noise a tie, and the stable sort keeps the engine's tie order.
         options.remove(best)
-        options.sort(key=lambda o: -round(o.probability / self._scale, 12))
+        options.sort(key=lambda o: -round((o.probability - self._low) / self._spread, 12))
         options.insert(0, best)
         return Advice(roll=faces, rerolls_left=r, best=best, options=tuple(options))
 
