@@ -206,15 +206,20 @@ def test_R7_eager_position_with_empty_pile_reshuffles_on_load():
 
 # --- R8 the 52nd token ------------------------------------------------------------------------
 
-def test_R8_game_ends_at_52nd_token():
-    # 51 tokens; e5 (the crown) holds red, e6 is empty. White could still move afterwards.
+def _ranks_with_51_tokens():
+    """51 tokens; e5 (the crown) holds red, e6 is empty: N1 from e5 places the 52nd."""
     rows = {}
     squares = [(r, f) for r in range(1, 10) for f in range(9)]
     empty = set(squares[52:]) | {(6, 4)}
     for r in range(1, 10):
         rows[r] = "".join("." if (r, f) in empty else ("r" if (r + f) % 2 else "w") for f in range(9))
     rows[5] = rows[5][:4] + "r" + rows[5][5:]
-    text = fen(ranks=board_ranks(rows), red="N1", white="N2")
+    return board_ranks(rows)
+
+
+def test_R8_game_ends_at_52nd_token():
+    # White could still move afterwards.
+    text = fen(ranks=_ranks_with_51_tokens(), red="N1", white="N2")
     pos = rosen.Position(text)
     assert pos.supply == 1 and not pos.is_terminal
     after = pos.play("N1")
@@ -429,13 +434,7 @@ def test_R7_R13_four_players_reshuffle_eager_at_the_last_card_lazy_at_the_next_d
 
 
 def test_R8_R13_the_52nd_token_ends_the_four_player_game():
-    rows = {}
-    squares = [(r, f) for r in range(1, 10) for f in range(9)]
-    empty = set(squares[52:]) | {(6, 4)}
-    for r in range(1, 10):
-        rows[r] = "".join("." if (r, f) in empty else ("r" if (r + f) % 2 else "w") for f in range(9))
-    rows[5] = rows[5][:4] + "r" + rows[5][5:]
-    pos = rosen.Position(fen4(board_ranks(rows), side="w2", hands=("N2", "-", "-", "N1")))
+    pos = rosen.Position(fen4(_ranks_with_51_tokens(), side="w2", hands=("N2", "-", "-", "N1")))
     assert pos.supply == 1 and not pos.is_terminal
     after = pos.play("N1")
     assert after.supply == 0 and after.is_terminal and after.legal_moves() == []
