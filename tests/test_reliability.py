@@ -527,7 +527,7 @@ def test_values_stay_what_they_were_checked_and_hashed_as():
         assert np.array_equal(copied.w1, network.w1)
 
 
-def test_hostile_arguments_found_by_the_nineteenth_sessions_fuzzer_are_named_errors():
+def test_hostile_arguments_found_by_the_nineteenth_sessions_fuzzer_are_named_errors(monkeypatch):
     from rosen.errors import ArgumentTypeError, InvalidArgumentError
 
     # F84: a mechanical fuzz of every public callable found these raising bare TypeError,
@@ -588,16 +588,10 @@ def test_hostile_arguments_found_by_the_nineteenth_sessions_fuzzer_are_named_err
     assert parse_go(np.array(["nodes", "5"])).nodes == 5 and Engine(io.StringIO()).wait(float("inf"))
     # A batch keeps every game in memory: running out of it is named (the record arrays are
     # allocated up front, so a count far beyond memory fails at once).
-    import importlib
-
-    generate_module = importlib.import_module("rosen.selfplay.generate")  # the package's `generate` is the function
-
     def out_of_memory(*args, **kwargs):
         raise MemoryError("std::bad_alloc")
 
-    original, generate_module._run = generate_module._run, out_of_memory
-    try:
-        with pytest.raises(InvalidArgumentError, match="^games: 100 games do not fit in memory"):
-            rosen.selfplay.generate(100, agent="random")
-    finally:
-        generate_module._run = original
+    # The module from sys.modules: the package's attribute `generate` is the function.
+    monkeypatch.setattr(sys.modules["rosen.selfplay.generate"], "_run", out_of_memory)
+    with pytest.raises(InvalidArgumentError, match="^games: 100 games do not fit in memory"):
+        rosen.selfplay.generate(100, agent="random")

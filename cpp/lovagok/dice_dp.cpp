@@ -83,10 +83,6 @@ void beat_utility(int target_rank, double* u) {
     for (int i = 0; i < kNumResults; ++i) u[i] = i > target_rank ? 1.0 : 0.0;
 }
 
-// A probability as the DP computes it: the roll probabilities sum to 1 only up to rounding, so a
-// sure thing could read 1 + 1e-15.
-double probability(double p) { return std::clamp(p, 0.0, 1.0); }
-
 // Each thread reuses one solver: it is ~130 KB and the hot paths should not allocate.
 DiceDP& scratch() {
     thread_local auto dp = std::make_unique<DiceDP>();
@@ -100,7 +96,7 @@ double p_beat(int target_rank, int rerolls, int dice, unsigned cards_mask) {
     beat_utility(target_rank, u);
     DiceDP& dp = scratch();
     dp.solve(u, cards_mask, rerolls);
-    return probability(dp.value(dice, rerolls));
+    return dp.value(dice, rerolls);  // within [0, 1]: values lie between the utility's bounds
 }
 
 void beat_table(unsigned cards_mask, double* out) {
@@ -110,7 +106,7 @@ void beat_table(unsigned cards_mask, double* out) {
         beat_utility(target, u);
         dp.solve(u, cards_mask, kMaxRerolls);
         for (int r = 0; r <= kMaxRerolls; ++r)
-            for (int d = 0; d <= kMaxDice; ++d) out[(r * 7 + d) * kNumResults + target] = probability(dp.value(d, r));
+            for (int d = 0; d <= kMaxDice; ++d) out[(r * 7 + d) * kNumResults + target] = dp.value(d, r);
     }
 }
 

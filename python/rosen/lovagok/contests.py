@@ -58,7 +58,7 @@ class CastleAttack:
         beat = beat_utility(self.castle)
         self.utility = beat * (1.0 - self.p_defender_beats)
         self.solver = Solver(self.utility, dice_cards=attacker_cards, max_rerolls=self.attacker_rerolls)
-        self.p_take = _probability(self.solver.value(rerolls=self.attacker_rerolls))
+        self.p_take = self.solver.value(rerolls=self.attacker_rerolls)  # between the utility's bounds, 0 and 1
         # For comparison: an attacker who only tries to beat the castle's card.
         naive = Solver(beat, dice_cards=attacker_cards, max_rerolls=self.attacker_rerolls)
         self.p_take_naive = _probability(naive.distribution(rerolls=self.attacker_rerolls) @ self.utility)
