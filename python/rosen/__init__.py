@@ -29,15 +29,14 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # what the lazy attribute below is, for type checkers and IDEs
     from .learning.evaluator import Evaluator
+else:  # hidden from type checkers: a module __getattr__ would type every misspelt rosen.X as Any
+    def __getattr__(name: str) -> object:
+        # rosen.Evaluator loads rosen.learning on first use only, so that `import rosen` stays light.
+        if name == "Evaluator":
+            from .learning.evaluator import Evaluator
 
-
-def __getattr__(name: str):
-    # rosen.Evaluator loads rosen.learning on first use only, so that `import rosen` stays light.
-    if name == "Evaluator":
-        from .learning.evaluator import Evaluator
-
-        return Evaluator
-    raise AttributeError(f"module 'rosen' has no attribute {name!r}")
+            return Evaluator
+        raise AttributeError(f"module 'rosen' has no attribute {name!r}")
 
 
 __all__ = [

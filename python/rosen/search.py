@@ -18,7 +18,10 @@ from __future__ import annotations
 import inspect
 import signal
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Literal, NamedTuple, Optional, Tuple, TypedDict
+
+if TYPE_CHECKING:  # typed **kwargs (PEP 692); typing.Unpack exists from 3.11 only, so read for type checkers alone
+    from typing_extensions import Unpack
 
 from . import _core
 from ._core import Move, Position
@@ -65,6 +68,42 @@ _NAMES = tuple(p.name for p in PARAMS)
 _DEFAULT_ITERATIONS = next(p.default for p in PARAMS if p.name == "iterations")
 
 
+# The parameters' words (ParamInfo.choices), as types: a type checker flags rollout="RANDOM".
+Rollout = Literal["random", "heuristic"]
+Reward = Literal["win", "margin"]
+MinimaxValues = Literal["auto", "static", "network"]
+
+
+class SearchOptions(TypedDict, total=False):
+    """The search parameters as keyword arguments (every one optional), for type checkers:
+    ``SearchParams(**opts)``, ``rosen.search(pos, **opts)``, ``Searcher(**opts)`` and
+    ``MCTSAgent(**opts)`` take them, so a misspelt name or a wrong type is flagged before the
+    run-time check (:class:`SearchParams`) would raise. ``tests/test_typing.py`` holds it to
+    :data:`PARAMS`."""
+
+    iterations: int
+    time_ms: int
+    exploration: float
+    prior_weight: float
+    rollout: Rollout
+    rollout_cutoff: int
+    reward: Reward
+    margin_weight: float
+    threads: int
+    seed: int
+    max_tree_size: int
+    temperature: float
+    hero_cost: float
+    draw_value: float
+    block_weight: float
+    eval_scale: float
+    minimax_weight: float
+    minimax_values: MinimaxValues
+    puct_c: float
+    network_value_weight: float
+    solve_share: float
+
+
 def _iterations_for(time_ms: int) -> int:
     """``iterations`` when it is not given: 0 (no limit) with a time budget, else its default."""
     return 0 if time_ms > 0 else _DEFAULT_ITERATIONS
@@ -88,33 +127,54 @@ class SearchParams:
     __slots__ = _NAMES
     PARAMS = PARAMS
 
-    if TYPE_CHECKING:  # the fields, for type checkers (at run time they come from the core's table)
-        iterations: int
-        time_ms: int
-        exploration: float
-        prior_weight: float
-        rollout: str
-        rollout_cutoff: int
-        reward: str
-        margin_weight: float
-        threads: int
-        seed: int
-        max_tree_size: int
-        temperature: float
-        hero_cost: float
-        draw_value: float
-        block_weight: float
-        eval_scale: float
-        minimax_weight: float
-        minimax_values: str
-        puct_c: float
-        network_value_weight: float
-        solve_share: float
+    if TYPE_CHECKING:  # the fields, read-only, for type checkers (at run time they come from the core's table)
+        @property
+        def iterations(self) -> int: ...
+        @property
+        def time_ms(self) -> int: ...
+        @property
+        def exploration(self) -> float: ...
+        @property
+        def prior_weight(self) -> float: ...
+        @property
+        def rollout(self) -> Rollout: ...
+        @property
+        def rollout_cutoff(self) -> int: ...
+        @property
+        def reward(self) -> Reward: ...
+        @property
+        def margin_weight(self) -> float: ...
+        @property
+        def threads(self) -> int: ...
+        @property
+        def seed(self) -> int: ...
+        @property
+        def max_tree_size(self) -> int: ...
+        @property
+        def temperature(self) -> float: ...
+        @property
+        def hero_cost(self) -> float: ...
+        @property
+        def draw_value(self) -> float: ...
+        @property
+        def block_weight(self) -> float: ...
+        @property
+        def eval_scale(self) -> float: ...
+        @property
+        def minimax_weight(self) -> float: ...
+        @property
+        def minimax_values(self) -> MinimaxValues: ...
+        @property
+        def puct_c(self) -> float: ...
+        @property
+        def network_value_weight(self) -> float: ...
+        @property
+        def solve_share(self) -> float: ...
 
-    def __init__(self, **values: Any) -> None:
+    def __init__(self, **values: Unpack[SearchOptions]) -> None:
         if hasattr(self, _NAMES[0]):  # __init__ again on a made one: it is a dict key somewhere, perhaps
             raise AttributeError("SearchParams is immutable; use replace(**changes)")
-        checked = _core._search_params(values)
+        checked = _core._search_params(dict(values))
         if "iterations" not in values:  # SearchParams(time_ms=200): 200 ms, not 1000 iterations first
             checked["iterations"] = _iterations_for(checked["time_ms"])
         for name, value in checked.items():
@@ -127,7 +187,7 @@ class SearchParams:
         """The fields by name, as keyword arguments."""
         return {name: getattr(self, name) for name in _NAMES}
 
-    def replace(self, **changes: Any) -> "SearchParams":
+    def replace(self, **changes: Unpack[SearchOptions]) -> "SearchParams":
         """A copy with some fields changed (checked again)."""
         values = {**self.as_dict(), **changes}
         if "time_ms" in changes and "iterations" not in changes and self.iterations == _iterations_for(self.time_ms):
@@ -344,8 +404,9 @@ class Searcher:
     network: its trees stay behind, so its next search is a new searcher's.
     """
 
-    def __init__(self, params: Optional[SearchParams] = None, *, evaluator: Any = None, **kwargs: Any) -> None:
-        self._params = _params(params, kwargs)
+    def __init__(self, params: Optional[SearchParams] = None, *, evaluator: Any = None,
+                 **kwargs: Unpack[SearchOptions]) -> None:
+        self._params = _params(params, dict(kwargs))
         self._evaluator, network = optional_evaluator(evaluator)
         self._searcher = _core._Searcher(self._params.as_dict(), network=network)
 
@@ -451,7 +512,7 @@ def engine_evaluator(setting: Any, players: int) -> Any:
 
 
 def search(position: Position, params: Optional[SearchParams] = None, *, evaluator: Any = None,
-           **kwargs: Any) -> SearchResult:
+           **kwargs: Unpack[SearchOptions]) -> SearchResult:
     """One search of ``position`` with fresh trees; parameters as keywords or ``params=``, and an
     optional network (``evaluator``, as :class:`Searcher` takes it)."""
     return Searcher(params, evaluator=evaluator, **kwargs).search(position)

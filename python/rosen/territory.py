@@ -1,12 +1,15 @@
 """Batch territory scoring of many boards at once (RULES.md R10-R12)."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from . import _core
 from .errors import ArgumentTypeError, InvalidArgumentError, as_array
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 class BoardScores(NamedTuple):
@@ -27,7 +30,7 @@ class BoardScores(NamedTuple):
         return np.where(decisive > 0, 1, np.where(decisive < 0, 2, 0)).astype(np.int8)
 
 
-def score_boards(boards: np.ndarray) -> BoardScores:
+def score_boards(boards: npt.ArrayLike) -> BoardScores:
     """Score many boards in C++ with the GIL released.
 
     ``boards`` is an integer array of shape ``(N, 9, 9)`` (or ``(9, 9)`` for one board) with

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from .._core import Move, Position
 from ..engine.clock import allocate_time
@@ -10,6 +10,11 @@ from ..engine.protocol import MAX_MS
 from ..errors import InvalidArgumentError, check_int
 from ..search import AUTO_EVALUATOR, Searcher, SearchResult, engine_evaluator, is_auto
 from .base import DecisionStats
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..search import SearchOptions
 
 #: What a move of an agent on a game clock loses outside its search (its own bookkeeping), in ms:
 #: the clock's MoveOverhead for an agent that times itself (the engine's default, 10, is for a
@@ -62,8 +67,8 @@ class MCTSAgent:
     name = "mcts"
 
     def __init__(self, evaluator: Any = None, clock_ms: Optional[int] = None, increment_ms: int = 0,
-                 **params: Any) -> None:
-        params = check_clock(clock_ms, increment_ms, params)
+                 **search_params: Unpack[SearchOptions]) -> None:
+        params = check_clock(clock_ms, increment_ms, dict(search_params))
         self._auto = is_auto(evaluator)
         self._searcher = Searcher(evaluator=None if self._auto else evaluator, **params)
         self._search_params = params  # an "auto" agent's searcher is built again for each game's network

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .vec import VecEnv, VecStep
 
@@ -40,10 +40,14 @@ def _register_gymnasium() -> None:
         gymnasium.register(id=GYM_ID, entry_point="rosen.env.gym:RosenkoenigEnv")
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if TYPE_CHECKING:  # the lazy names below, for type checkers and IDEs
+    from .aec import aec_env, raw_env
+    from .gym import RosenkoenigEnv
+else:  # hidden from type checkers: a module __getattr__ would type every misspelt name as Any
+    def __getattr__(name: str) -> object:
+        if name in _LAZY:
+            return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _register_gymnasium()

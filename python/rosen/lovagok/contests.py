@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import List, Optional, Sequence
 
 import numpy as np
 
@@ -118,7 +118,7 @@ class Tournament:
         above = (ranks[None, :] > ranks[:, None]).astype(float)  # above[L, r] = r beats L
         # Backwards: survive[k][L] = P(leader L is beaten by none of players k..n-1).
         survive = np.ones(NUM_RESULTS)
-        self.distributions = [None] * n  # player k: [leader, final result]; organiser: [final result]
+        self.distributions: List[np.ndarray] = [np.empty(0)] * n  # player k: [leader, final result]; organiser: [final result]
         for k in range(n - 1, 0, -1):
             goal = above * survive[None, :] if model == "win" else above
             _, dist = _lv.solve_batch(goal, self.rerolls[k], MAX_DICE, self.masks[k])

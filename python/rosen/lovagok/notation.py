@@ -14,7 +14,7 @@ from __future__ import annotations
 import decimal
 import numbers
 from functools import total_ordering
-from typing import Iterable, Optional, Sequence, Tuple, Union
+from typing import Iterable, Iterator, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -94,7 +94,7 @@ class Result:
     def __repr__(self) -> str:
         return f"Result('{self}')"
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Optional[int]]:
         return iter((self._size, self._value, self._further))
 
     def __hash__(self) -> int:

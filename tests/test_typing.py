@@ -1,0 +1,117 @@
+"""The typing promise (``py.typed``, the compiled module's stubs, the package's annotations) as a
+user's type checker sees it: the README's Python examples type-check under ``mypy --strict``, and
+the usual mistakes -- a misspelt name or search parameter, a word no parameter takes, writing to an
+immutable field -- are flagged before they run. (tests/test_stubs.py holds the stubs to the
+compiled module's names and parameters.)"""
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+import typing
+from pathlib import Path
+
+import pytest
+from mypy import api as mypy_api
+
+import rosen
+
+search_module = importlib.import_module("rosen.search")  # the module; rosen.search is the function
+
+ROOT = Path(__file__).resolve().parent.parent
+# Modules without type information that the README's examples import (OpenSpiel ships none).
+CONFIG = "[mypy]\n\n[mypy-pyspiel.*]\nignore_missing_imports = True\n"
+
+# Each line ends in the error code mypy must report there; "ok" lines must pass. Every mistake
+# below raises at run time; a type checker should say so first.
+MISTAKES = '''\
+import rosen
+from rosen.agents import Agent, LevelAgent, MCTSAgent, RandomAgent
+
+pos = rosen.Position.new(seed=1)
+rosen.Positon.new(seed=1)                              # attr-defined
+rosen.serch(pos, iterations=10)                        # attr-defined
+rosen.search(pos, iterationz=10)                       # call-arg
+rosen.search(pos, rollout="RANDOM")                    # arg-type
+rosen.search(pos, iterations="many")                   # arg-type
+rosen.Searcher(threadz=2)                              # call-arg
+rosen.SearchParams(seed=1).replace(sead=2)             # call-arg
+MCTSAgent(iteratons=5)                                 # call-arg
+params = rosen.SearchParams(time_ms=5)
+params.iterations = 3                                  # misc
+from rosen.env import VecEnvv                          # attr-defined
+rosen.search(pos, iterations=10, rollout="random", minimax_values="network")  # ok
+MCTSAgent(evaluator="auto", clock_ms=100, iterations=0)  # ok
+level: Agent = LevelAgent(RandomAgent(1), 3)           # ok
+rosen.score_boards([[0] * 9] * 9)                      # ok
+'''
+
+
+def run_mypy(tmp_path: Path, files: dict) -> dict:
+    """mypy --strict over ``files`` (name -> source): {file name: [(line, code), ...]}."""
+    for name, source in files.items():
+        (tmp_path / name).write_text(source)
+    (tmp_path / "mypy.ini").write_text(CONFIG)
+    out, err, status = mypy_api.run([
+        "--strict", "--config-file", str(tmp_path / "mypy.ini"), "--cache-dir", str(tmp_path / ".mypy_cache"),
+        "--no-error-summary", "--show-error-codes", *(str(tmp_path / name) for name in files)])
+    assert status in (0, 1), f"mypy failed to run: {err or out}"
+    found: dict = {name: [] for name in files}
+    for line in out.splitlines():
+        m = re.match(r"(.+?):(\d+): error: .*\[([a-z-]+)\]$", line)
+        assert m is not None or ": note:" in line, line
+        if m:
+            found[Path(m.group(1)).name].append((int(m.group(2)), m.group(3)))
+    return found
+
+
+def readme_examples() -> dict:
+    """The README's Python blocks as files. A block may go on from an earlier one (the README reads
+    top to bottom), so each starts with the imports the earlier ones made."""
+    text = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 8
+    return {f"readme_{i:02d}.py": "import numpy as np\nimport rosen\n" + block for i, block in enumerate(blocks)}
+
+
+def test_readme_examples_and_the_usual_mistakes_under_mypy_strict(tmp_path):
+    files = {"mistakes.py": MISTAKES, **readme_examples()}
+    found = run_mypy(tmp_path, files)
+    for name in files:
+        if name != "mistakes.py":
+            assert found[name] == [], f"{name} (README.md's Python example) does not type-check:\n{files[name]}"
+    expected = []
+    for number, line in enumerate(MISTAKES.splitlines(), 1):
+        code = line.rsplit("# ", 1)[1].strip() if "# " in line else "ok"
+        if code != "ok":
+            expected.append((number, code))
+    assert sorted(set(found["mistakes.py"])) == expected
+
+
+def _class_fields(name: str) -> dict:
+    """{field: annotation} of the read-only properties SearchParams declares for type checkers."""
+    tree = ast.parse(Path(search_module.__file__).read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
+    block = next(n for n in cls.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    return {f.name: ast.unparse(f.returns) for f in block.body if isinstance(f, ast.FunctionDef)}
+
+
+def test_search_options_and_search_params_fields_follow_the_cores_table():
+    hints = typing.get_type_hints(search_module.SearchOptions)
+    names = [p.name for p in search_module.PARAMS]
+    assert list(hints) == names
+    fields = _class_fields("SearchParams")
+    assert list(fields) == names
+    for p in search_module.PARAMS:
+        hint = hints[p.name]
+        if p.choices:  # a word parameter: exactly the core's words
+            assert typing.get_origin(hint) is typing.Literal and typing.get_args(hint) == p.choices, p.name
+            assert getattr(search_module, fields[p.name]) == hint, p.name
+        else:
+            assert hint is {"int": int, "float": float}[p.type], p.name
+            assert fields[p.name] == p.type, p.name
+    # and every field reads back at run time, as the types say
+    params = rosen.SearchParams()
+    for p in search_module.PARAMS:
+        value = getattr(params, p.name)
+        assert isinstance(value, str if p.choices else {"int": int, "float": float}[p.type]), p.name
