@@ -346,3 +346,16 @@ def test_a_run_directory_in_use_by_another_writer_is_refused(tmp_path):
     finally:
         os.close(fd)
     assert len(write_run(out, 2, agent="random", shard_games=1)) == 2  # free again: the same run
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX feature")
+def test_only_a_regular_file_is_read_as_a_shard(tmp_path):
+    # load() of a named pipe with no writer waited for one for ever (np.load opens anything);
+    # the network's loader had refused it since F46, and now both share the check.
+    fifo = tmp_path / "shard-00000.npz"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="^path: .* is not a regular file .*; expected a self-play shard") as info:
+        load(fifo)
+    assert info.value.field == "path"
+    with pytest.raises(ValueError, match="^path: .* is a folder"):
+        load(tmp_path)

@@ -1,4 +1,4 @@
-"""Files written whole, and files one process writes at a time: what the writers share.
+"""Files written whole, files one process writes at a time, and files read only if they are files.
 
 A report, a curve file or a plot is written to a temporary file beside the target and moved into
 place when complete, so that a full disk or a kill leaves the old file or none, never half of the
@@ -8,8 +8,9 @@ refused instead of interleaving with the first.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
-from typing import Callable, Union
+from typing import BinaryIO, Callable, Union
 
 from .errors import InvalidArgumentError
 
@@ -49,3 +50,20 @@ def lock_exclusively(fd: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def open_regular(source: PathLike, expected: str) -> BinaryIO:
+    """``source`` opened for reading, if it is a regular file; else an error naming ``path`` and
+    ``expected``. Opening does not wait (a FIFO with no writer would block the caller, e.g. the
+    engine's input thread, for ever) and nothing is read from anything else (``/dev/stdin`` would
+    eat the engine's own protocol input)."""
+    fd = os.open(os.fspath(source), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a pipe, socket or device)"
+            raise InvalidArgumentError(f"path: {os.fspath(source)!r} is {kind}; expected {expected}", "path")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise

@@ -162,11 +162,15 @@ def run_point(config: str, budget_kind: str, budget: int, anchor: str, *, games:
     if len(old) < games:
         with open(path, "a", encoding="utf-8") as f:
             write = jsonl_writer(f)
+            # What the progress callback sees: the kept games and the new ones, one result that grows
+            # (its totals are counted as it grows, not again after every pair).
+            shown = MatchResult(a=spec, b=anchor, seed=seed, players=players, reshuffle=reshuffle, games=list(old))
 
             def show(partial: MatchResult) -> None:
                 if progress is not None:
-                    progress(MatchResult(a=spec, b=anchor, seed=seed, players=players, reshuffle=reshuffle,
-                                         games=old + partial.games, seconds=partial.seconds))
+                    shown.games += partial.games[len(shown.games) - len(old):]
+                    shown.seconds = partial.seconds
+                    progress(shown)
             new = run_match(spec, anchor, games=games, seed=seed, players=players, reshuffle=reshuffle,
                             threads=threads, on_game=write, progress=show, first_pair=len(old) // 2)
         result.games += new.games

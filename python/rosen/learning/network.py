@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import math
 import os
-import stat
 from dataclasses import dataclass, fields
 from typing import Any, Dict, Mapping, Tuple, Union
 
 import numpy as np
 
 from .._core import _encoder_version, _feature_names
+from .._files import open_regular
 from ..errors import ArgumentTypeError, InvalidArgumentError, as_array, check_int, check_real, is_collection
 
 __all__ = ["ACTIONS", "BUILTIN", "BUILTIN_FILES", "BUILTIN_TEAM", "ENTRIES", "FORMAT", "FORMAT_VERSION", "INPUTS",
@@ -261,7 +261,7 @@ MAX_ENTRY_BYTES = 1 << 30
 def _read_npz(source: str) -> Dict[str, Any]:
     """Every entry of the ``.npz`` at ``source``, each ``.npy`` header checked first: it may not
     declare more data than its member holds, nor more than :data:`MAX_ENTRY_BYTES`."""
-    with _open_regular(source) as f:  # checked first: np.load would open anything
+    with open_regular(source, "a network's .npz file") as f:  # checked first: np.load would open anything
         magic = f.read(6)
     if not magic.startswith((b"PK\x03\x04", b"PK\x05\x06", b"\x93NUMPY")):
         # NumPy would try it as a pickle and suggest allow_pickle=True: a network file never is one.
@@ -289,22 +289,6 @@ def _read_npz(source: str) -> Dict[str, Any]:
                                 f"the {info.file_size} bytes it holds or the limit of {MAX_ENTRY_BYTES}", name)
             arrays[name] = data[name]
     return arrays
-
-
-def _open_regular(source: str):
-    """``source`` opened for reading, if it is a regular file. Opening does not wait (a FIFO with
-    no writer would block the caller, e.g. the engine's input thread, for ever) and nothing is
-    read from anything else (``/dev/stdin`` would eat the engine's own protocol input)."""
-    fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a pipe, socket or device)"
-            raise InvalidArgumentError(f"path: {source!r} is {kind}; expected a network's .npz file", "path")
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
 
 
 def save_network(path: PathLike, network: Union[Network, Mapping[str, Any]]) -> None:

@@ -19,7 +19,7 @@ from ..agents.base import close_agents
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..errors import MAX_SEED, ArgumentTypeError, InvalidArgumentError, check_choice, check_int, check_players
 from .game import GameRecord, MoveObserver, SideStats, _mix, play_game
-from .stats import SPRT, Estimate, format_elo, pentanomial_counts, pentanomial_estimate, trinomial_estimate
+from .stats import SPRT, Estimate, format_elo, pentanomial_estimate, trinomial_estimate
 
 SpecLike = Union[str, AgentSpec]
 
@@ -42,9 +42,39 @@ def a_points(record: GameRecord, a_colour: str) -> float:
     return 1.0 if record.winner == a_colour else 0.0
 
 
+class _Tally:
+    """A's results counted so far: W/D/L by colour and the complete pairs by A's points (0 .. 2 in
+    halves). Counted as ``games`` grows, so that the totals after each pair (the SPRT, a progress
+    bar) cost the new games alone, not the whole match again."""
+
+    def __init__(self) -> None:
+        self.counted = 0                                   # games counted
+        self.last: Optional[GameRecord] = None             # the last game counted
+        self.wdl = {"red": [0, 0, 0], "white": [0, 0, 0]}  # by A's colour
+        self.pairs = [0, 0, 0, 0, 0]                       # LL, LD, DD+WL, WD, WW
+
+    def follows(self, games: List[GameRecord]) -> bool:
+        """Whether ``games`` is what was counted plus games appended since."""
+        return len(games) >= self.counted and (self.counted == 0 or games[self.counted - 1] is self.last)
+
+    def add(self, games: List[GameRecord]) -> None:
+        for i in range(self.counted, len(games)):
+            colour = "red" if i % 2 == 0 else "white"
+            points = a_points(games[i], colour)
+            self.wdl[colour][2 - int(points * 2)] += 1  # 1 -> wins, 0.5 -> draws, 0 -> losses
+            if i % 2:  # the pair is complete
+                self.pairs[int((a_points(games[i - 1], "red") + points) * 2)] += 1
+        self.counted = len(games)
+        self.last = games[-1] if games else None
+
+
 @dataclass
 class MatchResult:
-    """Totals of a match from agent A's side; ``games`` holds every record in game order."""
+    """Totals of a match from agent A's side; ``games`` holds every record in game order (about
+    10 KB a game: a match keeps them all until it ends; ``--jsonl`` writes each as it comes).
+
+    The totals are counted as ``games`` grows (appended to, as the match does); a list replaced by
+    another, or cut, is counted again from its first game."""
 
     a: str
     b: str
@@ -56,6 +86,7 @@ class MatchResult:
     sprt_decision: Optional[str] = None
     seconds: float = 0.0
     interrupted: bool = False
+    _tally: _Tally = field(default_factory=_Tally, init=False, repr=False, compare=False)
 
     def _a_colour(self, index: int) -> str:
         return "red" if index % 2 == 0 else "white"
@@ -65,18 +96,22 @@ class MatchResult:
         a = self._a_colour(index)
         return a if side == "a" else ("white" if a == "red" else "red")
 
+    def _counted(self) -> _Tally:
+        if not self._tally.follows(self.games):
+            self._tally = _Tally()
+        self._tally.add(self.games)
+        return self._tally
+
     def wdl(self, colour: Optional[str] = None) -> Tuple[int, int, int]:
         """A's wins, draws, losses; with ``colour`` only the games A played as that colour."""
-        w = d = l = 0
-        for i, g in enumerate(self.games):
-            ac = self._a_colour(i)
-            if colour is not None and ac != colour:
-                continue
-            p = a_points(g, ac)
-            w += p == 1.0
-            d += p == 0.5
-            l += p == 0.0
-        return w, d, l
+        by_colour = self._counted().wdl
+        if colour is not None:
+            if colour not in by_colour:
+                raise InvalidArgumentError(f"colour: expected 'red', 'white' or None, got {colour!r}", "colour")
+            w, d, l = by_colour[colour]
+            return w, d, l
+        red, white = by_colour["red"], by_colour["white"]
+        return red[0] + white[0], red[1] + white[1], red[2] + white[2]
 
     def pair_scores(self) -> List[float]:
         """A's points in each complete pair (0 .. 2)."""
@@ -86,7 +121,8 @@ class MatchResult:
     @property
     def pentanomial(self) -> Tuple[int, int, int, int, int]:
         """A's complete pairs counted as (LL, LD, DD+WL, WD, WW)."""
-        return pentanomial_counts(self.pair_scores())
+        ll, ld, dd, wd, ww = self._counted().pairs
+        return ll, ld, dd, wd, ww
 
     @property
     def estimate(self) -> Estimate:

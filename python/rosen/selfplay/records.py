@@ -39,7 +39,7 @@ from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Mapping, Optio
 import numpy as np
 
 from .. import _json
-from .._files import lock_exclusively
+from .._files import lock_exclusively, open_regular
 from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_int
 from .backends import ShardJob, make_backend
 from .engine_id import engine_fingerprint
@@ -157,7 +157,8 @@ def load(path: PathLike) -> Shard:
 
 
 def _load(path: PathLike) -> Shard:
-    with np.load(path, allow_pickle=False) as npz:
+    # Checked first: np.load would open anything, and wait for ever on a FIFO with no writer.
+    with open_regular(path, "a self-play shard (.npz)") as f, np.load(f, allow_pickle=False) as npz:
         names = set(npz.files)
         if "format" not in names or str(npz["format"]) != FORMAT:
             found = str(npz["format"]) if "format" in names else "no format entry"
