@@ -604,40 +604,72 @@ def _recount(games):
     return ({c: tuple(v) for c, v in by_colour.items()}, pentanomial_counts(pairs))
 
 
-def test_match_totals_are_counted_as_the_games_come_and_agree_with_a_recount():
-    # A match's totals after every pair (the SPRT, the progress bar) once recounted every game: an
-    # SPRT of 24 000 fast games spent 80 s more on it than on playing. They are counted as the list
-    # grows now; a list replaced or cut is counted again.
+def test_match_totals_agree_with_a_recount_however_the_games_change():
+    # The totals are read from ``games`` as it is: appended to, cut, replaced by a list that shares
+    # its last record (a bootstrap's resample), changed in place.
     from rosen.match import MatchResult
     rng = np.random.default_rng(5)
     games = _fake_games(rng.choice(["red", "white", "draw"], size=301, p=[0.45, 0.45, 0.1]))
     result = MatchResult(a="a", b="b", seed=0, players=2, reshuffle="eager")
-    for n in list(range(0, 40)) + [101, 102, 250, 301]:
-        result.games += games[len(result.games):n]
+
+    def check():
         by_colour, pent = _recount(result.games)
         assert (result.wdl("red"), result.wdl("white"), result.pentanomial) == (by_colour["red"], by_colour["white"],
                                                                               pent)
         assert result.wdl() == tuple(map(sum, zip(by_colour["red"], by_colour["white"])))
+
+    for n in list(range(0, 40)) + [101, 102, 250, 301]:
+        result.games += games[len(result.games):n]
+        check()
     for changed in (games[:120], games[7:207], list(reversed(games)), []):  # cut, replaced, reordered, emptied
         result.games = list(changed)
-        by_colour, pent = _recount(result.games)
-        assert (result.wdl("red"), result.wdl("white"), result.pentanomial) == (by_colour["red"], by_colour["white"],
-                                                                              pent)
-    with pytest.raises(ValueError, match="^colour: expected 'red', 'white' or None"):
+        check()
+    last = _fake_games(["white"])[0]
+    result.games = _fake_games(["red"] * 3) + [last]
+    check()
+    result.games = _fake_games(["white"] * 3) + [last]  # another list ending in the same record
+    check()
+    result.games[0] = _fake_games(["red"])[0]
+    check()
+    result.games[1].winner = "draw"
+    check()
+    with pytest.raises(ValueError, match="^colour: expected 'red' or 'white', got 'blue'"):
         result.wdl("blue")
+    with pytest.raises(TypeError, match="^colour: expected a str"):
+        result.wdl([1])
 
 
-def test_a_pair_costs_the_match_totals_the_new_games_alone(monkeypatch):
-    from rosen.match import MatchResult
+def test_a_match_counts_each_game_once_for_its_running_totals(monkeypatch):
+    # The SPRT and the progress bar read the totals after every pair; they once counted every game
+    # again each time (an SPRT of 24 000 fast games spent 80 s more on that than on playing).
+    import io
     from rosen.match import runner
     calls = []
     real = runner.a_points
     monkeypatch.setattr(runner, "a_points", lambda g, c: calls.append(1) or real(g, c))
-    result = MatchResult(a="a", b="b", seed=0, players=2, reshuffle="eager")
-    games = _fake_games(["red", "white"] * 1000)
-    result.games += games[:1998]
-    result.wdl(), result.pentanomial, result.estimate
+    bar = progress_bar(200, stream=io.StringIO())
+    result = run_match("random", "random", games=200, seed=3, progress=bar, sprt=SPRT(-1, 1, alpha=1e-9, beta=1e-9))
+    assert len(result.games) == 200 and result.sprt_decision is None
+    assert len(calls) <= 3 * 200  # each game once, and each pair's first game once more
     calls.clear()
-    result.games += games[1998:]
-    result.wdl(), result.pentanomial, result.estimate, result.wdl("red")
-    assert len(calls) <= 4  # the two new games, and the pair they complete
+    by_colour, pent = _recount(result.games)  # after the match: read from the games as they are
+    assert (result.wdl("red"), result.wdl("white"), result.pentanomial) == (by_colour["red"], by_colour["white"], pent)
+
+
+def test_an_interrupted_count_leaves_no_wrong_total(monkeypatch):
+    # A Ctrl-C inside the running count (the progress bar's, the SPRT's) must not leave totals
+    # that count a game twice: the match drops its running count when it ends, however it ends.
+    from rosen.match import runner
+    real, seen = runner.a_points, []
+
+    def interrupting(g, c):
+        seen.append(1)
+        if len(seen) == 9:  # the third pair's last count: after its games' W/D/L, before its pair
+            raise KeyboardInterrupt
+        return real(g, c)
+    monkeypatch.setattr(runner, "a_points", interrupting)
+    result = run_match("random", "random", games=20, seed=4, progress=lambda r: r.wdl(), stop_on_interrupt=True)
+    monkeypatch.setattr(runner, "a_points", real)
+    assert result.interrupted
+    by_colour, pent = _recount(result.games)
+    assert (result.wdl("red"), result.wdl("white"), result.pentanomial) == (by_colour["red"], by_colour["white"], pent)

@@ -359,3 +359,25 @@ def test_only_a_regular_file_is_read_as_a_shard(tmp_path):
     assert info.value.field == "path"
     with pytest.raises(ValueError, match="^path: .* is a folder"):
         load(tmp_path)
+
+
+def test_a_shard_reads_from_a_file_object_and_odd_sources_are_named(tmp_path):
+    import io
+    write_run(tmp_path, 2, **RUN)
+    shard = tmp_path / "shard-00000.npz"
+    by_path = load(shard)
+    with open(shard, "rb") as f:
+        by_file = load(f)
+        assert not f.closed  # the caller's file stays the caller's
+    by_bytes = load(io.BytesIO(shard.read_bytes()))
+    for other in (by_file, by_bytes):
+        assert set(other.rows) == set(by_path.rows)
+        assert all(np.array_equal(other.rows[n], by_path.rows[n], equal_nan=True) for n in by_path.rows)
+    np.save(tmp_path / "one.npy", np.zeros(3))
+    with pytest.raises(ValueError, match=r"^path: .*one\.npy' is a single array \(\.npy\), not an \.npz"):
+        load(tmp_path / "one.npy")
+    for bad in (5, None, [str(shard)]):
+        with pytest.raises(TypeError, match="^path: expected a file path or a binary file object"):
+            load(bad)
+    with pytest.raises(ValueError, match="^path: the BytesIO is damaged or not an .npz file"):
+        load(io.BytesIO(b"not a zip"))

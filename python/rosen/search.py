@@ -17,11 +17,21 @@ from __future__ import annotations
 
 import inspect
 import signal
+import sys
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Literal, NamedTuple, Optional, Tuple, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple, TypedDict
 
-if TYPE_CHECKING:  # typed **kwargs (PEP 692); typing.Unpack exists from 3.11 only, so read for type checkers alone
+# Typed **kwargs (PEP 692). Importable at run time too, so that typing.get_type_hints reads the
+# signatures: typing's from 3.11; before, typing_extensions' where it is installed (not a dependency).
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+elif TYPE_CHECKING:
     from typing_extensions import Unpack
+else:
+    try:
+        from typing_extensions import Unpack
+    except ImportError:  # then typing.get_type_hints of the **kwargs signatures fails; nothing else reads it
+        Unpack = None
 
 from . import _core
 from ._core import Move, Position
@@ -68,26 +78,22 @@ _NAMES = tuple(p.name for p in PARAMS)
 _DEFAULT_ITERATIONS = next(p.default for p in PARAMS if p.name == "iterations")
 
 
-# The parameters' words (ParamInfo.choices), as types: a type checker flags rollout="RANDOM".
-Rollout = Literal["random", "heuristic"]
-Reward = Literal["win", "margin"]
-MinimaxValues = Literal["auto", "static", "network"]
-
 
 class SearchOptions(TypedDict, total=False):
     """The search parameters as keyword arguments (every one optional), for type checkers:
     ``SearchParams(**opts)``, ``rosen.search(pos, **opts)``, ``Searcher(**opts)`` and
     ``MCTSAgent(**opts)`` take them, so a misspelt name or a wrong type is flagged before the
-    run-time check (:class:`SearchParams`) would raise. ``tests/test_typing.py`` holds it to
-    :data:`PARAMS`."""
+    run-time check (:class:`SearchParams`) would raise. A word (``rollout``, ``reward``,
+    ``minimax_values``) is a ``str``: one read from a command line or a file type-checks as well as
+    a literal. ``tests/test_typing.py`` holds it to :data:`PARAMS`."""
 
     iterations: int
     time_ms: int
     exploration: float
     prior_weight: float
-    rollout: Rollout
+    rollout: str
     rollout_cutoff: int
-    reward: Reward
+    reward: str
     margin_weight: float
     threads: int
     seed: int
@@ -98,7 +104,7 @@ class SearchOptions(TypedDict, total=False):
     block_weight: float
     eval_scale: float
     minimax_weight: float
-    minimax_values: MinimaxValues
+    minimax_values: str
     puct_c: float
     network_value_weight: float
     solve_share: float
@@ -137,11 +143,11 @@ class SearchParams:
         @property
         def prior_weight(self) -> float: ...
         @property
-        def rollout(self) -> Rollout: ...
+        def rollout(self) -> str: ...
         @property
         def rollout_cutoff(self) -> int: ...
         @property
-        def reward(self) -> Reward: ...
+        def reward(self) -> str: ...
         @property
         def margin_weight(self) -> float: ...
         @property
@@ -163,7 +169,7 @@ class SearchParams:
         @property
         def minimax_weight(self) -> float: ...
         @property
-        def minimax_values(self) -> MinimaxValues: ...
+        def minimax_values(self) -> str: ...
         @property
         def puct_c(self) -> float: ...
         @property

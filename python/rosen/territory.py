@@ -1,15 +1,13 @@
 """Batch territory scoring of many boards at once (RULES.md R10-R12)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core
 from .errors import ArgumentTypeError, InvalidArgumentError, as_array
-
-if TYPE_CHECKING:
-    import numpy.typing as npt
 
 
 class BoardScores(NamedTuple):

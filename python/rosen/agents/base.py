@@ -6,7 +6,7 @@ other agents import it, and it imports only the core.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional, Protocol, runtime_checkable
+from typing import Optional, Protocol, runtime_checkable
 
 from .._core import Move, Position
 from ..errors import ArgumentTypeError, InvalidArgumentError
@@ -35,14 +35,8 @@ class Agent(Protocol):
     legal move; a plain ``draw`` is dealt by whoever runs the game. ``reset`` and ``on_move``
     may be no-ops; ``last_stats`` is None for agents that do not search."""
 
-    if TYPE_CHECKING:  # read-only to type checkers: an agent may hold these as properties (LevelAgent)
-        @property
-        def name(self) -> str: ...
-        @property
-        def last_stats(self) -> Optional[DecisionStats]: ...
-    else:  # plain members at run time, so that a subclass may still assign them
-        name: str
-        last_stats: Optional[DecisionStats]
+    name: str
+    last_stats: Optional[DecisionStats]
 
     def choose(self, position: Position) -> Move:
         """A legal move in ``position`` (which is not terminal)."""

@@ -29,6 +29,10 @@ class LevelAgent:
         """The wrapped agent's figures for its last decision."""
         return self.agent.last_stats
 
+    @last_stats.setter  # settable, as the Agent protocol's member is (a type checker holds it to that)
+    def last_stats(self, value: Optional[DecisionStats]) -> None:
+        self.agent.last_stats = value
+
     def choose(self, position: Position) -> Move:
         """The wrapped agent's move, or at the level's rate a random legal one."""
         return Move(level_move(str(self.agent.choose(position)), position, self.level, self.seed))

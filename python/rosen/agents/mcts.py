@@ -2,19 +2,14 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import Any, Dict, Optional
 
 from .._core import Move, Position
 from ..engine.clock import allocate_time
 from ..engine.protocol import MAX_MS
 from ..errors import InvalidArgumentError, check_int
-from ..search import AUTO_EVALUATOR, Searcher, SearchResult, engine_evaluator, is_auto
+from ..search import AUTO_EVALUATOR, Searcher, SearchOptions, SearchResult, Unpack, engine_evaluator, is_auto
 from .base import DecisionStats
-
-if TYPE_CHECKING:
-    from typing_extensions import Unpack
-
-    from ..search import SearchOptions
 
 #: What a move of an agent on a game clock loses outside its search (its own bookkeeping), in ms:
 #: the clock's MoveOverhead for an agent that times itself (the engine's default, 10, is for a

@@ -165,14 +165,18 @@ def run_point(config: str, budget_kind: str, budget: int, anchor: str, *, games:
             # What the progress callback sees: the kept games and the new ones, one result that grows
             # (its totals are counted as it grows, not again after every pair).
             shown = MatchResult(a=spec, b=anchor, seed=seed, players=players, reshuffle=reshuffle, games=list(old))
+            shown._count_as_appended(True)
 
             def show(partial: MatchResult) -> None:
                 if progress is not None:
                     shown.games += partial.games[len(shown.games) - len(old):]
                     shown.seconds = partial.seconds
                     progress(shown)
-            new = run_match(spec, anchor, games=games, seed=seed, players=players, reshuffle=reshuffle,
-                            threads=threads, on_game=write, progress=show, first_pair=len(old) // 2)
+            try:
+                new = run_match(spec, anchor, games=games, seed=seed, players=players, reshuffle=reshuffle,
+                                threads=threads, on_game=write, progress=show, first_pair=len(old) // 2)
+            finally:
+                shown._count_as_appended(False)
         result.games += new.games
         result.seconds = new.seconds
     w, d, l = result.wdl()

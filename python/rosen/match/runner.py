@@ -43,38 +43,32 @@ def a_points(record: GameRecord, a_colour: str) -> float:
 
 
 class _Tally:
-    """A's results counted so far: W/D/L by colour and the complete pairs by A's points (0 .. 2 in
-    halves). Counted as ``games`` grows, so that the totals after each pair (the SPRT, a progress
-    bar) cost the new games alone, not the whole match again."""
+    """A's results in ``games[:counted]``: W/D/L by colour and the complete pairs by A's points
+    (0 .. 2 in halves), counted on as games are appended. The match keeps one while it runs, so
+    that the totals after each pair (the SPRT, a progress bar) cost the new games alone, not the
+    whole match again."""
 
     def __init__(self) -> None:
-        self.counted = 0                                   # games counted
-        self.last: Optional[GameRecord] = None             # the last game counted
+        self.counted = 0
         self.wdl = {"red": [0, 0, 0], "white": [0, 0, 0]}  # by A's colour
         self.pairs = [0, 0, 0, 0, 0]                       # LL, LD, DD+WL, WD, WW
 
-    def follows(self, games: List[GameRecord]) -> bool:
-        """Whether ``games`` is what was counted plus games appended since."""
-        return len(games) >= self.counted and (self.counted == 0 or games[self.counted - 1] is self.last)
-
-    def add(self, games: List[GameRecord]) -> None:
+    def add(self, games: List[GameRecord]) -> "_Tally":
         for i in range(self.counted, len(games)):
             colour = "red" if i % 2 == 0 else "white"
             points = a_points(games[i], colour)
             self.wdl[colour][2 - int(points * 2)] += 1  # 1 -> wins, 0.5 -> draws, 0 -> losses
             if i % 2:  # the pair is complete
                 self.pairs[int((a_points(games[i - 1], "red") + points) * 2)] += 1
-        self.counted = len(games)
-        self.last = games[-1] if games else None
+            self.counted = i + 1
+        return self
 
 
 @dataclass
 class MatchResult:
     """Totals of a match from agent A's side; ``games`` holds every record in game order (about
     10 KB a game: a match keeps them all until it ends; ``--jsonl`` writes each as it comes).
-
-    The totals are counted as ``games`` grows (appended to, as the match does); a list replaced by
-    another, or cut, is counted again from its first game."""
+    The totals are read from ``games`` as it is when asked."""
 
     a: str
     b: str
@@ -86,7 +80,6 @@ class MatchResult:
     sprt_decision: Optional[str] = None
     seconds: float = 0.0
     interrupted: bool = False
-    _tally: _Tally = field(default_factory=_Tally, init=False, repr=False, compare=False)
 
     def _a_colour(self, index: int) -> str:
         return "red" if index % 2 == 0 else "white"
@@ -97,18 +90,23 @@ class MatchResult:
         return a if side == "a" else ("white" if a == "red" else "red")
 
     def _counted(self) -> _Tally:
-        if not self._tally.follows(self.games):
-            self._tally = _Tally()
-        self._tally.add(self.games)
-        return self._tally
+        # While a match (or a ladder) appends to ``games`` it keeps a running count here (not a
+        # field: no comparison or asdict of a result sees it); any other time every game is counted
+        # again, so a list the caller changed is counted as it is now.
+        live = self.__dict__.get("_live")
+        if live is not None and live.counted <= len(self.games):
+            return live.add(self.games)
+        return _Tally().add(self.games)
+
+    def _count_as_appended(self, on: bool) -> None:
+        """Keep a running count while only appends change ``games`` (``on``), or stop keeping it."""
+        self.__dict__["_live"] = _Tally() if on else None
 
     def wdl(self, colour: Optional[str] = None) -> Tuple[int, int, int]:
-        """A's wins, draws, losses; with ``colour`` only the games A played as that colour."""
+        """A's wins, draws, losses; with ``colour`` ('red' or 'white') only the games A played as that colour."""
         by_colour = self._counted().wdl
         if colour is not None:
-            if colour not in by_colour:
-                raise InvalidArgumentError(f"colour: expected 'red', 'white' or None, got {colour!r}", "colour")
-            w, d, l = by_colour[colour]
+            w, d, l = by_colour[check_choice("colour", colour, ("red", "white"))]
             return w, d, l
         red, white = by_colour["red"], by_colour["white"]
         return red[0] + white[0], red[1] + white[1], red[2] + white[2]
@@ -287,6 +285,7 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
     result = MatchResult(a=str(spec_a), b=str(spec_b), seed=seed, players=players, reshuffle=reshuffle, sprt=sprt)
     start = time.perf_counter()
     pairs = _pairs_in_order(spec_a, spec_b, first_pair, games // 2, seed, players, reshuffle, threads)
+    result._count_as_appended(True)  # the SPRT and the progress bar read the totals after every pair
     try:
         for first, second in pairs:
             result.games += [first, second]
@@ -306,6 +305,7 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
         result.interrupted = True  # Ctrl-C: keep the complete pairs played so far
     finally:
         pairs.close()
+        result._count_as_appended(False)  # the caller may change ``games`` as it likes from here
     result.seconds = time.perf_counter() - start
     return result
 

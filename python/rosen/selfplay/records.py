@@ -144,36 +144,57 @@ def write_shard(path: PathLike, rows: Mapping[str, np.ndarray], metadata: Mappin
     return _atomic_write(Path(path), lambda f: _write_npz(f, arrays), fsync=fsync)
 
 
-def load(path: PathLike) -> Shard:
-    """Read a shard, checking its format name and version and the columns' dtypes. A file that
-    is not a readable .npz (truncated, a flipped byte: zip checksums) raises ValueError naming it."""
+def _name(path: Any) -> str:
+    """A shard's source as the errors name it: its path, or a file object's name."""
+    if isinstance(path, (str, bytes, os.PathLike)):
+        return repr(os.fspath(path))
+    name = getattr(path, "name", None)
+    return repr(name) if isinstance(name, (str, bytes)) else f"the {type(path).__name__}"
+
+
+def load(path: Union[PathLike, BinaryIO]) -> Shard:
+    """Read a shard (a path, or a binary file object the caller opened and closes), checking its
+    format name and version and the columns' dtypes. A file that is not a readable .npz
+    (truncated, a flipped byte: zip checksums) raises ValueError naming it."""
     try:
         return _load(path)
     except RosenError:
         raise
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
-        raise InvalidArgumentError(f"path: {os.fspath(path)!r} is damaged or not an .npz file "
+        raise InvalidArgumentError(f"path: {_name(path)} is damaged or not an .npz file "
                                    f"({type(exc).__name__}: {exc})", "path") from None
 
 
-def _load(path: PathLike) -> Shard:
-    # Checked first: np.load would open anything, and wait for ever on a FIFO with no writer.
-    with open_regular(path, "a self-play shard (.npz)") as f, np.load(f, allow_pickle=False) as npz:
+def _load(path: Union[PathLike, BinaryIO]) -> Shard:
+    if isinstance(path, (str, bytes, os.PathLike)):
+        # Checked first: np.load would open anything, and wait for ever on a FIFO with no writer.
+        with open_regular(path, "a self-play shard (.npz)") as f:
+            return _load_npz(f, path)
+    if not callable(getattr(path, "read", None)):
+        raise ArgumentTypeError(f"path: expected a file path or a binary file object, got {type(path).__name__}", "path")
+    return _load_npz(path, path)
+
+
+def _load_npz(f: BinaryIO, path: Any) -> Shard:
+    data = np.load(f, allow_pickle=False)
+    if not isinstance(data, np.lib.npyio.NpzFile):  # an .npy file: one array, not a shard's columns
+        raise InvalidArgumentError(f"path: {_name(path)} is a single array (.npy), not an .npz archive", "path")
+    with data as npz:
         names = set(npz.files)
         if "format" not in names or str(npz["format"]) != FORMAT:
             found = str(npz["format"]) if "format" in names else "no format entry"
-            raise InvalidArgumentError(f"format: {os.fspath(path)!r} is not a {FORMAT} shard ({found})", "format")
+            raise InvalidArgumentError(f"format: {_name(path)} is not a {FORMAT} shard ({found})", "format")
         raw = npz["format_version"] if "format_version" in names else None
         # A version that is not one whole number (an array, text) is no version this reader knows.
         version = int(raw) if raw is not None and raw.shape == () and raw.dtype.kind in "iu" else \
             (raw.tolist() if raw is not None else None)
         if version != FORMAT_VERSION:
             raise InvalidArgumentError(f"format_version: this reader reads version {FORMAT_VERSION}, "
-                                       f"{os.fspath(path)!r} is version {version}", "format_version")
+                                       f"{_name(path)} is version {version}", "format_version")
         rows = {}
         for name in COLUMNS:
             if name not in names:
-                raise InvalidArgumentError(f"{name}: missing from {os.fspath(path)!r}", name)
+                raise InvalidArgumentError(f"{name}: missing from {_name(path)}", name)
             rows[name] = npz[name]
             if rows[name].dtype.name != _DTYPES[name]:
                 raise InvalidArgumentError(f"{name}: expected dtype {_DTYPES[name]}, got {rows[name].dtype.name}", name)
@@ -182,13 +203,13 @@ def _load(path: PathLike) -> Shard:
             shape = (count,) + _ROW_SHAPES.get(name, ())
             if column.shape != shape:
                 raise InvalidArgumentError(f"{name}: expected shape {shape} (one entry a row of 'game'), got "
-                                           f"{column.shape} in {os.fspath(path)!r}", name)
+                                           f"{column.shape} in {_name(path)}", name)
         weight = rows["weight"]
         bad = np.flatnonzero(~(np.isfinite(weight) & (weight >= 0) & (weight <= MAX_ROW_WEIGHT)))
         # A NaN weight once surfaced as "--lr: the loss became nan", a negative one as a loss of 0,
         # and weights near float32's limit overflowed a batch's sum (the same "--lr" message).
         if bad.size:
-            raise InvalidArgumentError(f"weight: row {int(bad[0])} of {os.fspath(path)!r}: expected a weight "
+            raise InvalidArgumentError(f"weight: row {int(bad[0])} of {_name(path)}: expected a weight "
                                        f"0..{MAX_ROW_WEIGHT:g}, got {weight[bad[0]]}", "weight")
         metadata = {name: npz[name].item() for name in npz.files if name not in rows}
     return Shard(rows=rows, metadata=metadata)
