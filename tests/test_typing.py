@@ -1,6 +1,6 @@
 """The typing promise (``py.typed``, the compiled module's stubs, the package's annotations) as a
 user's type checker sees it: the README's Python examples type-check under ``mypy --strict``, and
-the usual mistakes -- a misspelt name or search parameter, a word no parameter takes, writing to an
+the usual mistakes -- a misspelt name or search parameter, a value of the wrong type, writing to an
 immutable field -- are flagged before they run. (tests/test_stubs.py holds the stubs to the
 compiled module's names and parameters.)"""
 from __future__ import annotations

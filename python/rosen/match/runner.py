@@ -42,6 +42,11 @@ def a_points(record: GameRecord, a_colour: str) -> float:
     return 1.0 if record.winner == a_colour else 0.0
 
 
+def _a_colour(index: int) -> str:
+    """The colour agent A plays in game ``index`` of a match (red in the first of each pair)."""
+    return "red" if index % 2 == 0 else "white"
+
+
 class _Tally:
     """A's results in ``games[:counted]``: W/D/L by colour and the complete pairs by A's points
     (0 .. 2 in halves), counted on as games are appended. The match keeps one while it runs, so
@@ -55,7 +60,7 @@ class _Tally:
 
     def add(self, games: List[GameRecord]) -> "_Tally":
         for i in range(self.counted, len(games)):
-            colour = "red" if i % 2 == 0 else "white"
+            colour = _a_colour(i)
             points = a_points(games[i], colour)
             self.wdl[colour][2 - int(points * 2)] += 1  # 1 -> wins, 0.5 -> draws, 0 -> losses
             if i % 2:  # the pair is complete
@@ -81,12 +86,9 @@ class MatchResult:
     seconds: float = 0.0
     interrupted: bool = False
 
-    def _a_colour(self, index: int) -> str:
-        return "red" if index % 2 == 0 else "white"
-
     def _colour(self, index: int, side: str) -> str:
         """The colour agent ``side`` ('a' or 'b') played in game ``index``."""
-        a = self._a_colour(index)
+        a = _a_colour(index)
         return a if side == "a" else ("white" if a == "red" else "red")
 
     def _counted(self) -> _Tally:
