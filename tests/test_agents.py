@@ -1,6 +1,7 @@
 """Agents (rosen.agents): legal moves, greedy's choice, seeding, the spec parser."""
 import random
 import re
+import sys
 
 import pytest
 
@@ -230,6 +231,31 @@ def test_engine_spec_needs_a_command_and_a_budget():
 def test_engine_spec_values_are_checked_when_parsed(option, words):
     with pytest.raises(rosen.InvalidArgumentError, match=re.escape("agent: engine: " + words)):
         parse_agent_spec(f"engine:command=rosen engine,iterations=5,{option}")
+
+
+def test_engine_spec_timeout_defaults_to_the_documented_30_seconds():
+    from rosen.agents.base import close_agents
+
+    command = f"{sys.executable} -m rosen engine"
+    for extra, timeout in (("", 30.0), (",timeout=7.5", 7.5)):
+        agent = parse_agent_spec(f"engine:command={command},iterations=5{extra}").build(0)
+        try:
+            assert agent.client.timeout == timeout
+        finally:
+            close_agents(agent)
+
+
+def test_a_network_path_is_text_even_when_it_reads_as_a_number(tmp_path, monkeypatch):
+    # TEXT_OPTIONS: a file path as written, never a number ("100" is a file here, not 100).
+    import shutil
+    from rosen.learning import builtin_network_path
+
+    shutil.copy(builtin_network_path("builtin"), tmp_path / "100")
+    monkeypatch.chdir(tmp_path)
+    for text in ("net:path=100", "mcts:evaluator=100,iterations=5"):
+        spec = parse_agent_spec(text)
+        assert spec.options.get("path", spec.options.get("evaluator")) == "100"
+        assert spec.build(0).choose(rosen.Position.new(1)) in rosen.Position.new(1).legal_moves()
 
 
 def test_engine_spec_command_must_split_into_words():

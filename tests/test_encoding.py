@@ -405,6 +405,29 @@ def test_a_scalar_field_is_refused_for_one_row_too():
         encode(rows)
 
 
+def test_a_wider_dtype_is_taken_up_to_the_fields_maximum_and_refused_one_beyond():
+    # Checked before narrowing: the value one past the maximum would wrap round to 0.
+    from rosen.encoding import ROW_FIELDS
+
+    rows = rows_from_positions([rosen.Position.new(seed=1)])
+    for name, value in (("discard", np.iinfo(ROW_FIELDS["discard"][0]).max + 1),
+                        ("crown", np.iinfo(ROW_FIELDS["crown"][0]).max + 1), ("crown", np.iinfo(ROW_FIELDS["crown"][0]).min - 1)):
+        bad = dict(rows)
+        bad[name] = np.array([value], np.int64)
+        with pytest.raises(rosen.InvalidArgumentError, match=f"^{name}: values must fit"):
+            encode(bad)
+    wide = dict(rows, crown=rows["crown"].astype(np.int64))  # the same values in a wider dtype
+    assert np.array_equal(encode(wide), encode(rows))
+
+
+def test_a_symmetry_beyond_the_eight_is_named():
+    for call in (lambda k: transform_actions(np.zeros(50), k), lambda k: transform(rosen.Position.new(1), k),
+                 lambda k: transform_encoded(np.zeros((35, 9, 9), np.int8), k)):
+        for k in (8, -1):
+            with pytest.raises(rosen.InvalidArgumentError, match="^k: expected 0..7"):
+                call(k)
+
+
 def test_bad_arguments_raise_naming_the_field():
     pos = rosen.Position.new(seed=1)
     cases = [
@@ -550,6 +573,16 @@ def test_derived_features_of_a_position_with_heroes():
     assert f[FEATURE["score.difference"]] == pytest.approx(0.02) and f[FEATURE["largest.own"]] == pytest.approx(0.05)
     # White's N2 from e4 would land on e6, next to its e5: 4 - 1 = 3.
     assert f[FEATURE["threat.opponent.N2"]] == pytest.approx(3 / 50)
+    check_derived(pos)
+
+
+def test_a_square_whose_east_and_west_neighbours_are_one_territory_joins_it_once():
+    # Red's U d4-d3-d2-e2-f2-f3-f4 (7 squares) holds e4 between its two arms, whose north (White's
+    # e5) and south (the empty e3) are not in it: S1 from e5 joins it once, 8 * 8 - 7 * 7 = 15.
+    pos = rosen.Position("9/9/9/9/4w4/3r1r3/3r1r3/3rrr3/9 e5 r S1,S2,N1,E1,W1 N2,S3,E2,W2,SW1 4 4 - *")
+    f = encode(pos, "flat")
+    assert f[FEATURE["gain.play.S1"]] == pytest.approx(15 / 50) and f[FEATURE["gain.play.S2"]] == pytest.approx(15 / 50)
+    assert pos.play("S1").scores[0] - pos.scores[0] == 15
     check_derived(pos)
 
 

@@ -366,14 +366,18 @@ def test_isready_stop_and_quit_are_answered_while_a_go_waits(eng):
 def test_go_during_a_finite_search_waits_for_it(eng):
     eng.send("position startpos seed 6")
     start = len(eng.sink.lines)
-    eng.send("go nodes 4000", "go nodes 300", "position startpos seed 8")
+    # The waiting search's budget is above one slice of the engine's search, so a stop check that
+    # fired after its first slice would show.
+    from rosen.engine.search import ITERATION_SLICE
+    assert 5000 > 2 * ITERATION_SLICE and 4500 > 2 * ITERATION_SLICE
+    eng.send("go nodes 4000", "go nodes 5000", "position startpos seed 8")
     assert eng.engine.backlog == 2
     eng.engine.wait(30)
     out = eng.sink.lines[start:]
     assert sum(line.startswith("bestmove") for line in out) == 2
     assert not error_lines(out)
     roots = [parse_info(line) for line in out if line.startswith("info depth")]
-    assert roots[-1].iterations == 300  # neither search cut short
+    assert roots[-1].iterations == 5000  # neither search cut short
     assert eng.send("query position") == ["response " + rosen.Position.new(8).fen(hide_pile_order=True)]
 
 
@@ -381,14 +385,14 @@ def test_a_waiting_go_searches_what_an_idle_engine_would(eng):
     # The backlog runs in order: the second search is the one sent after the first's bestmove.
     eng.send("setoption name Seed value 3", "position startpos seed 6")
     start = len(eng.sink.lines)
-    eng.send("go nodes 500", "position startpos seed 9", "go nodes 700")  # `position` waits too
+    eng.send("go nodes 500", "position startpos seed 9", "go nodes 4500")  # `position` waits too
     eng.engine.wait(30)
     queued = final_block(eng.sink.lines[start:])
     other = InProcessEngine()
     other.send("setoption name Seed value 3", "position startpos seed 6")
     other.search("go nodes 500")
     other.send("position startpos seed 9")
-    alone = final_block(other.search("go nodes 700"))
+    alone = final_block(other.search("go nodes 4500"))  # more than one slice (ITERATION_SLICE)
     other.close()
     assert [without_clock(line) for line in queued] == [without_clock(line) for line in alone]
 
@@ -644,6 +648,35 @@ def test_go_refuses_increments_alone_and_repeated_arguments(words, message):
     with pytest.raises(rosen.InvalidArgumentError, match=message):
         parse_go(words.split())
     assert parse_go("p1time 900 p2time 800 p1inc 10 p2inc 20".split()).p2inc == 20
+
+
+@pytest.mark.parametrize("words", ["p1inc 10 p2inc 10", "p2inc 10", "p1inc 10"])
+def test_go_refuses_either_increment_without_a_clock(words):
+    from rosen.engine.protocol import parse_go
+
+    with pytest.raises(rosen.InvalidArgumentError, match="^go: p1inc and p2inc go with p1time and p2time"):
+        parse_go(words.split())
+
+
+def test_go_takes_each_number_up_to_its_bound_and_refuses_one_more():
+    from rosen.engine.protocol import GO_NUMBERS, parse_go
+
+    clock = ["p1time", "5", "p2time", "5"]
+    company = {"p1time": clock[2:], "p2time": clock[:2], "p1inc": clock + ["p2inc", "0"], "p2inc": clock + ["p1inc", "0"]}
+    for name, (low, high) in GO_NUMBERS.items():
+        extra = company.get(name, [])
+        assert getattr(parse_go([name, str(high)] + extra), name) == high
+        assert getattr(parse_go([name, str(low)] + extra), name) == low
+        with pytest.raises(rosen.InvalidArgumentError, match=f"^go: {name}: expected"):
+            parse_go([name, str(high + 1)] + extra)
+
+
+def test_startpos_names_a_bad_player_count_as_the_position_commands_error():
+    from rosen.engine.protocol import parse_position
+
+    for count in ("3", "1", "x"):
+        with pytest.raises(rosen.InvalidArgumentError, match=f"^position: players: expected 2 or 4, got {count}$"):
+            parse_position(["startpos", "players", count], reshuffle="eager", seed=0)
 
 
 @pytest.mark.parametrize("words", ["startpos seed 1 seed 2", "startpos players 4 players 2"])

@@ -88,3 +88,14 @@ def test_a_search_result_as_the_engine_reports_it_parses_to_the_search_apis_word
     parsed = parse_info(info.format())
     assert parsed.iterations == 200 and parsed.tree_size == result.tree_size > 200
     assert f"nodes {result.iterations} " in info.format() and f"tree {result.tree_size} " in info.format()
+
+
+def test_edge_lines_of_the_vocabulary():
+    # A bare `bestmove` gives no move (as `bestmove (none)` does), not an IndexError.
+    assert parse_bestmove("bestmove") is None and parse_bestmove("bestmove (none)") is None
+    # An error is one line whatever its message holds (PROTOCOL.md: one line per message).
+    assert error_line("bad\nline\r\n  here\t") == "info string error: bad line here"
+    assert InfoString("two\nlines").format() == "info string two lines"
+    # A candidate with no line of its own is written with the move as its line, and reads back so.
+    line = CandidateInfo(multipv=1, move="E3").format()
+    assert line.endswith(" pv E3") and parse_info(line).pv == ("E3",)

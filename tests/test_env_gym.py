@@ -142,8 +142,31 @@ def test_random_games_to_the_end_are_counted(players):
         reward, steps, info = play(env, 500 + game, rng)
         assert 0 < steps <= 120 * players
         assert info["plies"] >= steps and info["scores"] == tuple(env.unwrapped._single.game.position.scores)
+        # The reward is the learner's result: its colour is its seat's (seat 0 red, seat 1 white).
+        mine = ("red", "white")[info["seat"]]
+        assert reward == (0.0 if info["winner"] is None else 1.0 if info["winner"] == mine else -1.0), info
         results.append(reward)
     assert len(results) == 20 and set(results) <= {-1.0, 0.0, 1.0} and 1.0 in results and -1.0 in results
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_learner_plays_both_seats_of_its_colour_in_the_team_game(seat):
+    """R13: a colour is a team of two seats (Red 1 and Red 2 are seats 0 and 2); the learner plays
+    both, the opponent both of the other colour."""
+    env = RosenkoenigEnv("random", players=4, seat=seat)
+    obs, info = env.reset(seed=1)
+    rng = np.random.default_rng(2)
+    game, seats = env._single.game, []
+    while not game.done:
+        seats.append(game.current_player)
+        obs, reward, done, _, info = env.step(random_action(env.action_masks(), rng))
+    assert set(seats) == {seat, seat + 2} and seats.count(seat + 2) >= len(seats) // 2 - 1
+
+
+def test_unseeded_envs_deal_different_games():
+    """Never seeded, each env's stream comes from operating-system entropy (env/single.py)."""
+    first = [RosenkoenigEnv("random", seat=0).reset()[0].tobytes() for _ in range(5)]
+    assert len(set(first)) == 5
 
 
 @pytest.mark.parametrize("seed, error", [(-1, rosen.InvalidArgumentError), (1.5, rosen.ArgumentTypeError),

@@ -280,6 +280,8 @@ def test_bad_arguments_name_their_field():
         (dict(num_envs=2, layout="cube"), "layout"), (dict(num_envs=2, seat=2), "seat"),
         (dict(num_envs=2, threads=0), "threads"), (dict(num_envs=2, reshuffle="never"), "reshuffle"),
         (dict(num_envs=2, seed=-1), "seed"), (dict(num_envs=2, seed=[1]), "seed"),
+        (dict(num_envs=2, seed=2**64 - 1), "seed"),  # the last environment's seed would be 2**64
+        (dict(num_envs=2, seed=[0, 2**64]), "seed[1]"),
         (dict(num_envs=2, opponent="human"), "opponent"), (dict(num_envs=2, opponent="alphabeta:depth=3"), "opponent"),
         (dict(num_envs=2, opponent="mcts:iterations=0"), "opponent"), (dict(num_envs=2, opponent="mcts:time_ms=5"), "opponent"),
         (dict(num_envs=2, opponent=print), "opponent"), (dict(num_envs=2, autoreset=1), "autoreset"),
@@ -289,6 +291,7 @@ def test_bad_arguments_name_their_field():
             VecEnv(**kwargs)
         assert info.value.field == field, kwargs
         assert str(info.value).startswith(field), str(info.value)
+    assert VecEnv(2, seed=2**64 - 2).reset() is not None  # the seeds 2**64 - 2 and 2**64 - 1
     env = VecEnv(2)
     env.reset()
     with pytest.raises(rosen.InvalidArgumentError, match=r"indices\[0\]: expected 0..1, got 2"):

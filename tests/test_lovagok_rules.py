@@ -1,6 +1,7 @@
 """Rulebook behaviour of rosen.lovagok, one test per rule id (LOVAGOK.md L1-L12)."""
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from rosen import lovagok as lv
@@ -168,6 +169,20 @@ def test_L10_attacker_utility_is_beat_castle_times_defender_failing():
     for r in (R("4442"), R("5553"), R("11111")):
         assert attack.utility[r.rank] == pytest.approx(1 - lv.p_beat(r, rerolls=2))
     assert attack.utility[R("4441").rank] == 0.0 and attack.utility[R("333").rank] == 0.0
+
+
+def test_L10_L4_each_side_rolls_with_its_own_dice_cards():
+    """The defender's dice cards (L4) make its counter-roll stronger, so the attacker's utility for a
+    result r is 1 - p_beat(r) with the defender's cards; the attacker's own cards leave that utility
+    alone and raise its chance to take the castle instead."""
+    plain = lv.attack_castle("4441")
+    defended = lv.attack_castle("4441", defender_cards=(4, 5))
+    armed = lv.attack_castle("4441", attacker_cards=(4, 5))
+    for r in (R("4442"), R("5553"), R("11111")):
+        assert defended.utility[r.rank] == pytest.approx(1 - lv.p_beat(r, rerolls=2, dice_cards=(4, 5)))
+        assert defended.utility[r.rank] < plain.utility[r.rank]
+    assert np.array_equal(armed.utility, plain.utility)
+    assert defended.p_take < plain.p_take - 0.05 and armed.p_take > plain.p_take + 0.05
 
 
 @pytest.mark.parametrize("model", lv.TOURNAMENT_MODELS)

@@ -1,4 +1,5 @@
 """The match package (rosen.match: game loop, runner, statistics, records) and ``rosen match``."""
+import copy
 import json
 import math
 import re
@@ -14,7 +15,7 @@ from rosen.cli import main
 from rosen.match import Dealer, GameRecord, play_game, replay
 from rosen.cli.match import progress_bar
 from rosen.match import read_jsonl, run_match
-from rosen.match.stats import (SPRT, elo_from_score, parse_sprt, pentanomial_counts, pentanomial_estimate,
+from rosen.match.stats import (SPRT, elo_from_score, format_elo, parse_sprt, pentanomial_counts, pentanomial_estimate,
                               score_from_elo, trinomial_estimate)
 
 
@@ -95,6 +96,41 @@ def test_sprt_llr_by_hand():
     sprt = SPRT(0, 10)
     assert sprt.lower == pytest.approx(math.log(0.05 / 0.95))
     assert sprt.upper == pytest.approx(math.log(0.95 / 0.05))
+
+
+def test_sprt_bounds_take_alpha_and_beta_each_in_its_place():
+    """Wald's bounds: H0 at log(beta / (1 - alpha)), H1 at log((1 - beta) / alpha); with alpha ==
+    beta a swap would go unseen."""
+    sprt = SPRT(0, 10, alpha=0.1, beta=0.2)
+    assert sprt.lower == pytest.approx(math.log(0.2 / 0.9))
+    assert sprt.upper == pytest.approx(math.log(0.8 / 0.1))
+
+
+def test_match_command_passes_alpha_and_beta_and_states_its_defaults(capsys):
+    assert main(["match", "random", "random", "--games", "2", "--sprt", "0,10", "--alpha", "0.1", "--beta", "0.2",
+                 "--json"]) == 0
+    test = json.loads(capsys.readouterr().out)["sprt_test"]
+    assert (test["alpha"], test["beta"]) == (0.1, 0.2)
+    assert test["lower"] == pytest.approx(math.log(0.2 / 0.9)) and test["upper"] == pytest.approx(math.log(0.8 / 0.1))
+    # The defaults the help text gives: 100 games, alpha = beta = 0.05, the eager reshuffle (R7).
+    assert main(["match", "random", "random", "--sprt", "0,10", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 100 and (data["sprt_test"]["alpha"], data["sprt_test"]["beta"]) == (0.05, 0.05)
+    assert main(["match", "random", "random", "--games", "2", "--progress", "off"]) == 0
+    assert "eager reshuffle" in capsys.readouterr().out
+
+
+def test_elo_and_score_at_the_far_ends_and_as_printed():
+    assert score_from_elo(-1500) == pytest.approx(1 / (1 + 10 ** 3.75), rel=1e-12)
+    assert score_from_elo(1500) == pytest.approx(1 - 1 / (1 + 10 ** 3.75), rel=1e-12)
+    assert [format_elo(x) for x in (190.85, -0.7, 0.4, -0.4, 152.5, math.inf, -math.inf)] == \
+        ["+191", "-1", "+0", "+0", "+152", "+inf", "-inf"]
+
+
+def test_counts_beyond_what_a_float_holds_exactly_are_refused():
+    assert pentanomial_estimate((0, 0, 0, 1, 2**53)).score == pytest.approx(1.0)
+    with pytest.raises(rosen.InvalidArgumentError, match="pentanomial: expected counts of at most 2"):
+        pentanomial_estimate((0, 0, 0, 1, 2**53 + 1))
 
 
 def test_sprt_decisions_on_synthetic_data():
@@ -637,6 +673,53 @@ def test_match_totals_agree_with_a_recount_however_the_games_change():
         result.wdl("blue")
     with pytest.raises(TypeError, match="^colour: expected a str"):
         result.wdl([1])
+
+
+def test_a_list_replaced_while_the_match_runs_is_counted_as_it_is():
+    # The running count serves appends only: a shorter list put in its place mid-match (by a
+    # progress callback) is counted again, then counted on as the match appends to it.
+    seen = []
+
+    def progress(r):
+        if len(r.games) == 4 and not seen:
+            seen.append(r.wdl())
+            r.games = r.games[:2]
+            seen.append(r.wdl())
+            seen.append(_recount(r.games))
+
+    result = run_match("greedy", "random", games=8, seed=1, progress=progress)
+    (by_colour, _), after = seen[2], seen[1]
+    assert sum(seen[0]) == 4 and sum(after) == 2 and after == tuple(map(sum, zip(by_colour["red"], by_colour["white"])))
+    by_colour, pent = _recount(result.games)
+    assert len(result.games) == 6 and (result.wdl("red"), result.wdl("white"), result.pentanomial) == \
+        (by_colour["red"], by_colour["white"], pent)
+
+
+def test_the_interval_is_the_pairs_once_a_pair_is_complete():
+    """``estimate``: trinomial while no pair is complete, then the complete pairs' (an odd game
+    left over is not in it)."""
+    full = run_match("greedy", "random", games=4, seed=1)
+    one = copy.copy(full)
+    one.games = full.games[:1]
+    assert one.estimate == trinomial_estimate(*one.wdl())
+    three = copy.copy(full)
+    three.games = full.games[:3]
+    assert three.estimate == pentanomial_estimate(pentanomial_counts(three.pair_scores()))
+    assert three.estimate != trinomial_estimate(*three.wdl())
+
+
+def test_each_game_of_a_pair_has_its_own_agent_seeds():
+    """Seeds derived from (seed, game, side): the two games of a deal do not replay one agent's
+    random stream."""
+    seeds = [g.extra["agent_seeds"] for g in run_match("random", "random", games=4, seed=6).games]
+    assert len({s["a"] for s in seeds}) == 4 and len({s["b"] for s in seeds}) == 4
+    assert seeds == [g.extra["agent_seeds"] for g in run_match("random", "random", games=4, seed=6).games]
+
+
+def test_first_pair_beyond_the_match_is_refused():
+    assert len(run_match("random", "random", games=4, first_pair=2).games) == 0  # nothing left to play
+    with pytest.raises(rosen.InvalidArgumentError, match="^first_pair: expected 0..2, got 3"):
+        run_match("random", "random", games=4, first_pair=3)
 
 
 def test_a_match_counts_each_game_once_for_its_running_totals(monkeypatch):

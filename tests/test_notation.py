@@ -78,10 +78,19 @@ def test_move_text_ignores_surrounding_whitespace_as_positions_do():
 
 
 @pytest.mark.parametrize("bad", ["", "N4", "N0", "X1", "H:", "H:N4", "draw:", "draw:Q1", "passs", "N 1", "H: N1",
-                                 "draw :E1", "H:H:N1", "\x00", "é1", "   "])
+                                 "draw :E1", "H:H:N1", "\x00", "é1", "   ", "NE0", "SW0", "H:SW0", "draw:E0", "N9",
+                                 "NE12", "H:NE0"])
 def test_bad_move_text_raises_invalid_move_error(bad):
     with pytest.raises(rosen.InvalidMoveError, match="move: expected"):
         rosen.Move(bad)
+
+
+def test_a_card_of_distance_zero_is_no_card_in_a_hand_either():
+    # R1: distances are 1..3; a 0 once read as the previous direction's 3 (NE0 as N3).
+    for hand in ("NE0", "N1,SW0"):
+        with pytest.raises(rosen.InvalidPositionError) as info:
+            rosen.Position(with_field(3, hand))
+        assert info.value.field == "red hand"
 
 
 def test_move_wrong_type_raises_type_error():
@@ -158,6 +167,7 @@ def with_field(index, value, text=GOOD):
     (with_field(1, "j5"), "crown"),
     (with_field(1, "e10"), "crown"),
     (with_field(1, "d5"), "crown"),
+    (with_field(0, "9/9/9/9/9/9/9/9/r8"), "crown"),  # e5 is the crown's square only before the first token
     (with_field(2, "x"), "side"),
     (with_field(2, "r1"), "side"),
     (with_field(3, "N1,N1"), "red hand"),

@@ -76,6 +76,17 @@ def test_ints_python_will_not_write_out_are_described_by_their_size():
             check("x", 10**5000, 0, 10)
 
 
+def test_a_long_value_is_quoted_cut_short():
+    # A message names the value it refuses, not the whole of it (an 81-digit seed, a long text).
+    from rosen.errors import check_int
+    from rosen.match import run_match
+    with pytest.raises(rosen.InvalidArgumentError) as info:
+        check_int("x", 10**80, 0, 10)
+    assert str(info.value) == "x: expected 0..10, got " + "1" + "0" * 36 + "..."
+    with pytest.raises(rosen.InvalidArgumentError, match=r"^seed: expected 0\.\.\d+, got 1000+\.\.\.$"):
+        run_match("random", "random", games=2, seed=10**80)
+
+
 @pytest.mark.parametrize("call, field", [
     (lambda: rosen.Position.new(1, reshuffle="a" + "\u00e9" * 15), "reshuffle"),
     (lambda: rosen.search(rosen.Position.new(1), iterations=10, rollout="a" + "\u00e9" * 15), "rollout"),

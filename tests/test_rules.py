@@ -98,6 +98,18 @@ def test_R4b_draw_only_below_five_cards():
     assert len(after.hands[0]) == 5 and after.pile_size == four.pile_size - 1
 
 
+def test_R4b_a_full_hand_draws_no_known_card_either():
+    five = rosen.Position(fen(red="N1,N2,N3,E1,E2"))
+    assert five.draw_outcomes() == [] and len(five.pile_cards) == 19
+    for card in five.pile_cards:
+        assert not five.is_legal(f"draw:{card}")
+        with pytest.raises(rosen.IllegalMoveError, match="legal moves"):
+            five.play(f"draw:{card}")
+    assert five.hands[0] == ["N1", "N2", "N3", "E1", "E2"]
+    dealt = rosen.Position.new(seed=1)  # a known pile: its top card is no exception
+    assert len(dealt.hands[0]) == 5 and not dealt.is_legal("draw:" + dealt.draw_pile[0])
+
+
 def test_R4b_draw_of_known_card():
     pos = rosen.Position(fen(red="N1"))
     after = pos.play("draw:SW3")
@@ -195,6 +207,26 @@ def test_R7_lazy_keeps_empty_pile_until_a_draw():
     assert after.pile_size == 20 and after.discard == [] and "E1" in after.hands[1]
 
 
+def test_R7_R14_a_plain_draw_from_a_pile_of_unknown_order_is_dealt_by_the_seed():
+    # Position(text, seed=S): S drives plain draws where the order is unknown -- a pile written
+    # `*`, and the discard a lazy reshuffle brings back once a known pile has run out.
+    unknown = fen(red="N1", white="S1")
+    emptied = _last_card_position("lazy").fen()
+    for text, plies in ((unknown, 1), (emptied, 2)):
+        cards = []
+        for seed in range(24):
+            pos = rosen.Position(text, reshuffle="lazy", seed=seed)
+            for _ in range(plies):
+                before, pos = pos, pos.play("draw")
+            drawn = (set(sum(pos.hands, [])) - set(sum(before.hands, []))).pop()
+            again = rosen.Position(text, reshuffle="lazy", seed=seed)
+            for _ in range(plies):
+                again = again.play("draw")
+            assert again == pos  # the same seed, the same card
+            cards.append(drawn)
+        assert len(set(cards)) >= 8, (text, cards)  # 24 seeds over 20-odd cards: about 16 distinct
+
+
 def test_R7_eager_position_with_empty_pile_reshuffles_on_load():
     discard = ",".join(c for c in ALL_CARDS if c not in ("N1", "S1"))
     text = fen(red="N1", white="S1", discard=discard, pile="-")
@@ -243,6 +275,16 @@ def test_R9_blockade_is_over_on_load():
     pos = rosen.Position(fen(ranks=ranks, crown="a1", red="S1,S2,S3,W1,W2", white="W3,SW1,SW2,SW3,NW1"))
     assert pos.is_terminal and pos.legal_moves() == []
     assert pos.winner == "red"
+
+
+def test_R9_a_token_of_the_other_colour_is_no_target_without_a_hero():
+    # Red's only card on the board points at White's token on a2: with no hero left (R4 c) Red
+    # cannot act; White's cards all point off the board: nobody can act, the game is over.
+    ranks = board_ranks({1: "r........", 2: "w........"})
+    text = fen(ranks=ranks, crown="a1", red="N1,S1,S2,S3,W1", white="W3,SW1,SW2,SW3,NW1", red_heroes=0)
+    assert rosen.Position(text).is_terminal and rosen.Position(text).legal_moves() == []
+    with_hero = rosen.Position(text.replace(" 0 4 ", " 1 4 "))
+    assert not with_hero.is_terminal and "H:N1" in [str(m) for m in with_hero.legal_moves()]
 
 
 def test_R9_blockade_after_a_draw_ends_game():

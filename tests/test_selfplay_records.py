@@ -246,6 +246,9 @@ def test_load_checks_the_format(tmp_path):
     np.savez(tmp_path / "retyped.npz", **{**arrays, "visits": arrays["visits"].astype(np.int64)})
     with pytest.raises(ValueError, match="visits: expected dtype uint32"):
         load(tmp_path / "retyped.npz")
+    np.savez(tmp_path / "narrowed.npz", **{**arrays, "game": arrays["game"].astype(np.int32)})  # the same kind
+    with pytest.raises(ValueError, match="game: expected dtype int64, got int32"):
+        load(tmp_path / "narrowed.npz")
 
 
 def _mutated(tmp_path, mutate):

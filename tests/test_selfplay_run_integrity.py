@@ -55,12 +55,22 @@ def test_each_shard_is_listed_once_and_as_the_run_has_it(tmp_path):
             ([json.dumps(dict(json.loads(lines[0]), index=3, shard="shard-00003.npz", games_file="games-00003.jsonl"))],
              "index: the run has 3 shards, got shard 3"),
             ([json.dumps(dict(json.loads(lines[1]), first_game=0))], "shard 1 holds games 2.. (2 games)"),
-            ([json.dumps(dict(json.loads(lines[1]), shard="shard-00000.npz"))], "shard 1's files are shard-00001.npz")):
+            ([json.dumps(dict(json.loads(lines[1]), shard="shard-00000.npz"))], "shard 1's files are shard-00001.npz"),
+            ([lines[0], json.dumps(dict(json.loads(lines[1]), index=True))], "index: expected a whole number >= 0, got True")):
         (tmp_path / "manifest.jsonl").write_text("\n".join(bad) + "\n")
         for read in (sp.read_manifest, sp.load_dir, sp.verify_manifest):
             with pytest.raises(ValueError, match="entry .*" + words.replace("(", r"\(").replace(")", r"\)")
                                                                      .replace(".", r"\.")):
                 read(tmp_path)
+    # The run's own parameters are checked too: a shard size of 0 would divide by zero.
+    (tmp_path / "manifest.jsonl").write_text("\n".join(lines) + "\n")
+    run = json.loads((tmp_path / "run.json").read_text())
+    for key, value in (("shard_games", 0), ("shard_games", True), ("games", 0)):
+        (tmp_path / "run.json").write_text(json.dumps(dict(run, **{key: value})))
+        for read in (sp.read_manifest, sp.load_dir):
+            with pytest.raises(ValueError, match=f"{key}: expected a whole number >= 1, got {value}"):
+                read(tmp_path)
+    (tmp_path / "run.json").write_text(json.dumps(run))
     # A count edited in a listed entry: load_dir reads the shard anyway and says so.
     edited = [json.dumps(dict(json.loads(lines[0]), rows=json.loads(lines[0])["rows"] + 1))] + lines[1:]
     (tmp_path / "manifest.jsonl").write_text("\n".join(edited) + "\n")

@@ -92,10 +92,12 @@ def test_bad_boards_raise(bad, error, match):
     assert info.value.field == "boards"
 
 
-def test_bad_value_in_last_square_is_caught():
+@pytest.mark.parametrize("value", [5, 3, -1, -128])
+def test_bad_value_in_last_square_is_caught(value):
+    # The last square is checked like every other: above 2 and below 0 alike.
     boards = np.zeros((3, 9, 9), np.int8)
-    boards[2, 8, 8] = 5
-    with pytest.raises(ValueError, match="board 2"):
+    boards[2, 8, 8] = value
+    with pytest.raises(ValueError, match="board 2 holds a value other than 0, 1, 2"):
         rosen.score_boards(boards)
 
 
