@@ -233,6 +233,15 @@ def test_engine_spec_values_are_checked_when_parsed(option, words):
         parse_agent_spec(f"engine:command=rosen engine,iterations=5,{option}")
 
 
+def test_an_auto_agent_searches_each_game_with_that_games_network():
+    # "auto": builtin with 2 players, builtin-team with 4 -- also one agent playing both, in turn.
+    agent = MCTSAgent(evaluator="auto", iterations=20)
+    for players, name in ((2, "builtin"), (4, "builtin-team"), (2, "builtin")):
+        agent.reset()
+        assert rosen.Position.new(1, players=players).is_legal(agent.choose(rosen.Position.new(1, players=players)))
+        assert repr(agent._searcher.evaluator) == f"Evaluator({name!r})"
+
+
 def test_engine_spec_timeout_defaults_to_the_documented_30_seconds():
     from rosen.agents.base import close_agents
 
@@ -381,6 +390,11 @@ def test_a_level_agent_plays_a_share_of_random_moves():
         share = sum(m != w for m, w in zip(moves, wanted)) / len(positions)
         assert low <= share <= high, (level, share)
     assert LevelAgent(greedy, 4).name == "greedy@level4"
+    # The random moves come from the seed and the position: another seed, other moves; the same, the same.
+    pos = rosen.Position.new(seed=5)
+    by_seed = [str(LevelAgent(GreedyAgent(), level=1, seed=s).choose(pos)) for s in range(8)]
+    assert len(set(by_seed)) >= 3 and by_seed == [str(LevelAgent(GreedyAgent(), level=1, seed=s).choose(pos))
+                                                   for s in range(8)]
     with pytest.raises(rosen.InvalidArgumentError, match="level: expected 1..20, got 0"):
         LevelAgent(greedy, 0)
     with pytest.raises(rosen.ArgumentTypeError, match="agent: expected an agent"):

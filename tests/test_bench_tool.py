@@ -92,6 +92,47 @@ def test_probes_and_aggregates_carry_every_figure(small):
     assert [p.best_move for p in again] == [p.best_move for p in probes[:6]]
 
 
+def _probe(config, budget, depth=3.0, time_ms=10.0, nps=1000.0, position="p1"):
+    from rosen.bench.runner import Probe
+    return Probe(config=config, budget=budget, threads=1, position=position, players=2, phase="open", best_move="N1",
+                 solved=True, iterations=budget, depth=depth, time_ms=time_ms, nps=nps)
+
+
+def test_the_reports_arithmetic_by_hand():
+    from rosen.bench.report import mean_interval
+    # mean 4, sample deviation sqrt(7.5), over sqrt(9): a half-width of 1.96 * 0.9129
+    mean, half = mean_interval([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+    assert mean == 4.0 and half == pytest.approx(1.96 * (7.5 / 9) ** 0.5, rel=1e-3)
+    assert mean_interval([]) == (None, None) and mean_interval([2.0]) == (2.0, 0.0)
+    # "B against A": B searching twice as fast reads 2, not 0.5
+    diff = compare([_probe("A", 100, nps=1000.0), _probe("B", 100, nps=2000.0)], "A", "B")[0]
+    assert diff.nps_ratio == 2.0
+    # the time of the smallest budget whose mean depth reached the target
+    rows = time_to_depth([_probe("A", 100, 4.5, 5.0), _probe("A", 1000, 6.5, 50.0), _probe("A", 10000, 8.5, 500.0)],
+                         [4, 6, 8, 9])
+    assert [(r["reached"], r["median_ms"]) for r in rows] == [(1, 5.0), (1, 50.0), (1, 500.0), (0, None)]
+
+
+def test_the_commands_defaults_are_the_documented_ones(monkeypatch, tmp_path):
+    # docs/strength.md: rosen bench --depths 4,6,8 by default; rosen strength's help: 200 games and
+    # budgets 100,1000,10000.
+    from rosen.cli import build_parser
+    import rosen.cli.strength as strength
+
+    assert build_parser().parse_args(["bench"]).depths == "4,6,8"
+    assert build_parser().parse_args(["strength"]).games == 200
+    seen = {}
+
+    def fake_ladder(configs, anchor, budgets, **kwargs):
+        seen["budgets"] = budgets
+        raise SystemExit(0)
+
+    monkeypatch.setattr(strength, "run_ladder", fake_ladder)
+    with pytest.raises(SystemExit):
+        main(["strength", "--out", str(tmp_path / "ladder")])
+    assert tuple(seen["budgets"]) == (100, 1000, 10000)
+
+
 def test_cli_writes_table_json_and_csv(tmp_path, capsys):
     out_json, out_csv, summary = tmp_path / "r.json", tmp_path / "r.csv", tmp_path / "s.csv"
     code = main(["bench", "--positions", "4", "--iterations", "30,60", "--json", str(out_json), "--csv", str(out_csv),

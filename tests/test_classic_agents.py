@@ -198,6 +198,18 @@ def peer_alphabeta(state, depth, stream, hero_weight=30):
     return visited[0], best
 
 
+def test_an_expectimax_agents_table_is_kept_between_moves_and_cleared_by_reset():
+    pos = rosen.Position.new(seed=2)
+    agent = ExpectimaxAgent(depth=4)
+    agent.choose(pos)
+    fresh = agent.last_stats.iterations
+    agent.choose(pos)
+    assert agent.last_stats.iterations < fresh  # the kept table answers part of the search
+    agent.reset()
+    agent.choose(pos)
+    assert agent.last_stats.iterations == fresh
+
+
 def test_alphabeta_prunes_in_legal_order_and_keeps_the_first_best_root_move():
     pruned = 0
     for i, pos in enumerate(ALPHABETA_POSITIONS[:4]):

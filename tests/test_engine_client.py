@@ -460,3 +460,24 @@ client.quit()
 """)
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["readyok", "None"], (out.stdout, out.stderr)
+
+
+def test_the_wait_for_a_move_on_a_clock_covers_either_sides_clock():
+    # The engine spends at most the clock of the side to move, which may be either: the client's
+    # timeout bounds only what lies beyond it (here White, 5 s on its clock, answers after 1.5 s).
+    fake = _engine(HANDSHAKE + "\nif words[0] == 'go': time.sleep(1.5); say('bestmove NE2')")
+    with EngineClient(fake, timeout=1.0) as client:
+        assert str(client.go(p1time=10, p2time=5000).move) == "NE2"
+        assert str(client.go(p1time=5000, p2time=10).move) == "NE2"
+
+
+def test_an_analysis_holds_the_last_reports_candidates_once_each():
+    # A search reports its candidates again and again; the analysis keeps the last report's.
+    from rosen.engine.protocol import CandidateInfo
+
+    lines = [CandidateInfo(multipv=k, move=m, visits=v).format() for k, m, v in ((1, "N1", 30), (2, "E1", 20))]
+    report = "; ".join(f"say({line!r})" for line in lines)
+    fake = _engine(HANDSHAKE + f"\nif words[0] == 'go': {report}; {report}; say('bestmove N1')")
+    with EngineClient(fake, timeout=5) as client:
+        analysis = client.analyse("startpos seed 1", iterations=100, multipv=2)
+    assert [(c.multipv, c.move) for c in analysis.candidates] == [(1, "N1"), (2, "E1")]

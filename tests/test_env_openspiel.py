@@ -77,6 +77,23 @@ def test_every_draw_is_a_chance_node_over_the_pile(players):
 
 
 @pytest.mark.parametrize("players", [2, 4])
+def test_each_seat_is_paid_its_colours_result(players):
+    # Seats take turns by colour (r1, w1, r2, w2): partners share their colour's result (R13).
+    game = load(players)
+    rng = np.random.default_rng(2)
+    winners = set()
+    for _ in range(6):
+        state = dealt(game, rng)
+        while not state.is_terminal():
+            state.apply_action(sample(state, rng))
+        winner = state.position.winner
+        red = {"red": 1.0, "white": -1.0}.get(winner, 0.0)
+        assert state.returns() == [red if seat % 2 == 0 else -red for seat in range(players)], winner
+        winners.add(winner)
+    assert {"red", "white"} <= winners
+
+
+@pytest.mark.parametrize("players", [2, 4])
 def test_max_game_length_bounds_random_games(players):
     game = load(players)
     assert game.max_game_length() == max_game_length(players) == 120 * players

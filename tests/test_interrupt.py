@@ -83,11 +83,12 @@ def test_rosen_selfplay_without_progress_stops_after_the_running_games(tmp_path,
     assert "interrupted" in err and "Traceback" not in err and "terminate" not in err
 
 
-def test_an_expectimax_search_in_the_main_thread_stops_at_ctrl_c():
-    script = """
+@pytest.mark.parametrize("budget", ["time_ms=120000", "depth=20"])  # a depth's time is unknown: minutes here
+def test_an_expectimax_search_in_the_main_thread_stops_at_ctrl_c(budget):
+    script = f"""
 import rosen
 from rosen.agents import ExpectimaxAgent
-agent = ExpectimaxAgent(time_ms=120000)
+agent = ExpectimaxAgent({budget})
 print("ready", flush=True)
 try:
     agent.choose(rosen.Position.new(seed=4))

@@ -82,3 +82,12 @@ def test_cli_bad_arguments_exit_2(capsys):
     assert "games" in capsys.readouterr().err
     assert main(["randomplay", "--players", "3"]) == 2
     assert "--players" in capsys.readouterr().err
+
+
+def test_a_run_too_short_to_time_has_infinite_speed():
+    from rosen.randomplay import RandomPlayStats
+
+    stats = RandomPlayStats(games=3, red_wins=1, white_wins=1, draws=1, plies=300, blockades=0, seconds=0.0)
+    assert stats.games_per_second == float("inf")
+    assert RandomPlayStats(games=3, red_wins=1, white_wins=1, draws=1, plies=300, blockades=0,
+                           seconds=1.5).games_per_second == 2.0

@@ -343,6 +343,9 @@ def _encrypted(path):
 
 DAMAGED_NETWORKS = {
     "header bomb": (_header_bomb, "w1: the entry declares shape"),
+    # a modest shape, but more than the member holds: refused by the header, before NumPy reads
+    "member cut short": (lambda p: _npz_members(p, {"w1.npy": _npy(np.zeros((16, 477), np.float32))[:200]}),
+                         r"w1: the entry declares shape \(16, 477\) .* more than the 200 bytes it holds"),
     "bad deflate stream": (lambda p: _bad_stream(p, zipfile.ZIP_DEFLATED), "network: cannot read network file"),
     "bad lzma stream": (lambda p: _bad_stream(p, zipfile.ZIP_LZMA), "network: cannot read network file"),
     "encrypted flag": (_encrypted, "network: cannot read network file .*RuntimeError"),

@@ -251,3 +251,15 @@ def test_a_long_search_keeps_its_means_exact():
     assert long.moves[0].visits == 2**22
     assert 0.95 < short.winrate < 0.99
     assert long.winrate == pytest.approx(short.winrate, abs=0.003)
+
+
+def test_an_engine_search_whose_time_is_spent_still_runs_one_slice():
+    # engine/search.py: "At least one slice runs, so a search stopped at once still returns a legal
+    # move" -- also when the move's time ran out before the search began.
+    from rosen.engine.protocol import Limits
+    from rosen.engine.search import SlicedSearch
+
+    pos = rosen.Position.new(seed=1)
+    snapshot = SlicedSearch(threads=1, seed=0, max_tree_size=100_000).run(
+        pos, Limits(time_ms=10), threading.Event(), started=time.monotonic() - 1.0)
+    assert pos.is_legal(snapshot.best_move)

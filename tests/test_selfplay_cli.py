@@ -93,6 +93,36 @@ def test_verify_checks_every_row_against_the_engine(copy, capsys, field, change,
     assert code == 1 and "shard-00001.npz" in out
 
 
+def test_verify_names_visits_on_an_illegal_action(copy):
+    def change(rows):
+        rows["visits"][0][int(np.flatnonzero(~rows["legal"][0])[0])] = 7
+    _forge(copy, "shard-00001.npz", change)
+    assert any("row 0: visits on an illegal action" in p for p in verify_run(copy))
+
+
+def test_verify_lists_five_problems_of_a_kind_and_counts_the_rest(copy):
+    # MAX_PER_KIND: at most five lines a kind, then "... and N more".
+    from rosen.selfplay.verify import MAX_PER_KIND
+
+    def change(rows):
+        for r in range(MAX_PER_KIND + 2):
+            rows["action"][r] = (int(rows["action"][r]) + 1) % 48
+    _forge(copy, "shard-00001.npz", change)
+    problems = verify_run(copy)
+    actions = [p for p in problems if "action" in p and "more" not in p]
+    assert len(actions) == MAX_PER_KIND and sum("... and 2 more" in p for p in problems) == 1, problems
+
+
+def test_verify_counts_a_last_shard_that_is_not_full(tmp_path, capsys):
+    out = tmp_path / "r"
+    assert run_cli(capsys, "selfplay", "--games", "5", "--shard-games", "2", "--agent", "random", "--out", str(out),
+                   "--progress", "off")[0] == 0
+    code, text, _ = run_cli(capsys, "selfplay", "verify", "--json", str(out))
+    assert code == 0 and json.loads(text)["shards"] == json.loads(text)["finished_shards"] == 3
+    from rosen.cli import build_parser
+    assert build_parser().parse_args(["selfplay", "--out", "x"]).shard_games == 1000  # the help's default
+
+
 def test_verify_names_a_tampered_and_a_truncated_shard(copy):
     data = bytearray((copy / "shard-00000.npz").read_bytes())
     data[len(data) // 2] ^= 0x40

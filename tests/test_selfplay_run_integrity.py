@@ -141,3 +141,12 @@ def test_a_slow_manifest_is_rewritten_less_often_and_complete_at_the_end(tmp_pat
     entries = sp.write_run(tmp_path, 60, shard_games=1, **RUN)
     assert len(entries) == 60 and calls[-1] == 60 and len(calls) < 20
     assert sp.read_manifest(tmp_path) == entries and sp.verify_manifest(tmp_path) == []
+
+
+def test_a_shard_played_in_chunks_holds_its_games_and_no_more():
+    # A progress callback makes the worker play a shard in chunks; the last chunk stops at the
+    # shard's end: games [first_game, first_game + games).
+    settings = dict(seed=1, players=2, reshuffle="eager", agent="random")
+    for first, games, chunk in ((0, 5, 2), (7, 3, 2), (0, 4, 4)):
+        batch = play_shard(ShardJob(index=0, first_game=first, games=games, settings=settings), chunk_games=chunk)
+        assert [g["game"] for g in batch.games] == list(range(first, first + games))

@@ -356,6 +356,24 @@ def test_the_cli_trains_and_writes_the_network_and_curves(run_dir, tmp_path, cap
     capsys.readouterr()
 
 
+def test_the_cli_takes_the_margin_scale_from_init_and_the_symmetries_as_told(run_dir, tmp_path, capsys):
+    # docs/learning.md: --margin-scale "50 (or --init's)"; --no-augment "train without the symmetries".
+    from rosen.learning import load_network, random_network, save_network
+
+    save_network(tmp_path / "init.npz", random_network(hidden=(16, 8), seed=3, margin_scale=100.0))
+    base = ["train", "--data", str(run_dir), "--epochs", "1", "--seed", "1", "--val-fraction", "0", "--json"]
+    assert main(base + ["--init", str(tmp_path / "init.npz"), "--out", str(tmp_path / "a.npz")]) == 0
+    assert load_network(tmp_path / "a.npz").margin_scale == 100.0
+    assert main(base + ["--hidden", "16,8", "--out", str(tmp_path / "b.npz")]) == 0
+    assert main(base + ["--hidden", "16,8", "--out", str(tmp_path / "c.npz"), "--no-augment"]) == 0
+    assert load_network(tmp_path / "b.npz").margin_scale == 50.0
+    assert not np.array_equal(load_network(tmp_path / "b.npz").w1, load_network(tmp_path / "c.npz").w1)
+    capsys.readouterr()
+    from rosen.cli import build_parser
+    args = build_parser().parse_args(["train", "--data", "x", "--out", "y"])
+    assert (args.epochs, args.no_augment) == (10, False)  # the documented defaults
+
+
 def cli_error(argv, capsys):
     assert main(["train", *argv]) == 2
     err = capsys.readouterr().err
@@ -533,6 +551,38 @@ def test_the_reinforcement_loop_logs_each_step_and_resumes_after_a_failure(tmp_p
     assert tool.main(argv[:-1] + ["20"], execute) == 2 and not ran  # other settings: refused
 
 
+def test_the_policy_loss_is_weighted_by_the_rows_weights_in_evaluation_as_in_training():
+    # evaluate(): "each head averaged over the rows as in training (the policy weighted by weight)".
+    from rosen.learning.data import TrainingData
+    from rosen.learning.train import Model, _tensors, evaluate, losses
+
+    rng = np.random.default_rng(0)
+    n = 40
+    legal = rng.random((n, 50)) < 0.3
+    legal[:, 0] = True
+    policy = np.where(legal, rng.random((n, 50)), 0).astype(np.float32)
+    policy /= policy.sum(1, keepdims=True)
+    weight = np.where(np.arange(n) % 2 == 0, 1.0, 0.0).astype(np.float32)  # half the rows: no policy target
+    d = TrainingData(features=rng.random((n, 477)).astype(np.float32), legal=legal, policy=policy,
+                     policy_weight=weight, value=rng.integers(0, 3, n).astype(np.int64),
+                     searched_value=np.full(n, np.nan, np.float32), margin=rng.normal(0, 30, n).astype(np.float32),
+                     game=np.arange(n, dtype=np.uint64))
+    torch.manual_seed(0)
+    model = Model((8, 4))
+    with torch.no_grad():
+        assert evaluate(model, d, 50.0)["policy"] == pytest.approx(float(losses(model, _tensors(d), 50.0)["policy"]),
+                                                                  rel=1e-5)
+
+
+def test_a_row_without_visits_has_no_policy_target(run_dir):
+    # data.py: policy_weight is the row's weight, "0 as well if a row has no visits".
+    rows = {k: v.copy() for k, v in sp.load_dir(run_dir).rows.items()}
+    assert rows["weight"][0] > 0 and rows["visits"][0].sum() > 0
+    rows["visits"][0] = 0
+    got = from_rows(rows)
+    assert got.policy_weight[0] == 0 and got.policy_weight[1] == rows["weight"][1]
+
+
 def test_training_inputs_of_the_wrong_kind_are_named():
     # each once raised a bare TypeError, KeyError or IndexError
     with pytest.raises(rosen.ArgumentTypeError, match="data: expected run directory paths, got NoneType"):
@@ -542,7 +592,8 @@ def test_training_inputs_of_the_wrong_kind_are_named():
     with pytest.raises(rosen.ArgumentTypeError, match="data: expected a mapping"):
         from_rows([1, 2])
     f, legal, p = np.zeros((2, 477), np.float32), np.zeros((2, 50), bool), np.zeros((2, 50), np.float32)
-    for ks, error in (([9, 0], rosen.InvalidArgumentError), ([-1, 0], rosen.InvalidArgumentError),
+    for ks, error in (([9, 0], rosen.InvalidArgumentError), ([8], rosen.InvalidArgumentError),
+                      ([-1, 0], rosen.InvalidArgumentError),
                       ([0.5, 1.0], rosen.ArgumentTypeError)):
         with pytest.raises(error, match="ks: expected"):
             augment(f, legal, p, np.array(ks))

@@ -589,3 +589,25 @@ def test_R14_a_random_deal_is_drawn_from_more_seeds_than_the_hands_can_narrow():
     seeds = [sessions.new_game({})._seed for _ in range(40)]
     assert all(0 <= s < 2**53 for s in seeds)
     assert max(seeds) >= 2**48 and len(set(seeds)) == 40
+
+
+def test_the_least_recently_used_game_is_the_one_dropped():
+    sessions = Sessions(max_games=2)
+    g1, g2, g3 = (sessions.new_game({"seed": i}) for i in range(3))
+    assert (g1.id in sessions.games, g2.id in sessions.games, g3.id in sessions.games) == (False, True, True)
+    sessions.game(g2.id)  # used again: g3 is now the least recently used
+    g4 = sessions.new_game({"seed": 4})
+    assert (g2.id in sessions.games, g3.id in sessions.games, g4.id in sessions.games) == (True, False, True)
+
+
+def test_evaluate_gives_reds_win_rate_whoever_is_to_move():
+    from rosen.engine.protocol import Limits
+    from rosen.web.sessions import SearchCounter, evaluate, new_searcher
+
+    pos = rosen.Position.new(seed=1)
+    pos = pos.play(pos.legal_moves()[0])
+    assert pos.colour_to_move == "white"
+    fen = pos.fen(hide_pile_order=True)
+    red = evaluate([fen], "eager", 300, SearchCounter(), threading.Event())[0]
+    white = new_searcher(0, 2).run(rosen.Position(fen), Limits(iterations=300), threading.Event()).root.winrate
+    assert white != 0.5 and red == round(1.0 - white, 4)
