@@ -148,13 +148,17 @@ def test_against_an_opponent_every_observation_is_the_learners_turn(players, opp
     out = env.reset()
     assert out.reward.shape == (4,)
     rng = np.random.default_rng(4)
-    results = []
+    results, seats = [], {0: set(), 1: set()}
     for _ in range(150 if opponent.startswith("mcts") else 400):
         learners = [env.info(i)["learner"] for i in range(4)]
         assert [int(p) % 2 for p in out.current_player] == learners
+        for learner, seat in zip(learners, out.current_player):
+            seats[learner].add(int(seat))
         out = env.step(random_actions(out.action_mask, rng))
         results += out.reward[out.terminated].tolist()
     assert results and set(results) <= {-1.0, 0.0, 1.0}
+    # R13: the learner plays both seats of its colour (0 and 2 for Red), the opponent neither.
+    assert seats == ({0: {0}, 1: {1}} if players == 2 else {0: {0, 2}, 1: {1, 3}})
 
 
 def test_a_fixed_seat_plays_that_colour():

@@ -153,6 +153,44 @@ def test_win_in_one_is_found_R8_R12(rollout, minimax_weight):
     assert r.winrate == 1.0 and r.score == 10.0  # 88 - 78, a certain result
 
 
+def _colours_swapped(fen):
+    """The same position with the colours' tokens, hands and heroes swapped, the other side to move."""
+    f = fen.split()
+    return " ".join([f[0].translate(str.maketrans("rw", "wr")), f[1], {"r": "w", "w": "r"}[f[2]], f[4], f[3], f[6], f[5]]
+                    + f[7:])
+
+
+@pytest.mark.parametrize("rollout, minimax_weight", [("random", 0.0), ("heuristic", 0.3)])
+def test_win_in_one_is_found_with_white_to_move_too_R8_R12(rollout, minimax_weight):
+    # The tree keeps Red's values and turns them to the mover's: a search for White must too.
+    pos = rosen.Position(_colours_swapped(win_in_one_fen()))
+    assert pos.colour_to_move == "white" and pos.play("S1").winner == "white"
+    r = rosen.search(pos, iterations=300, seed=5, rollout=rollout, minimax_weight=minimax_weight)
+    assert str(r.best_move) == "S1" and r.winrate == 1.0 and r.score == 10.0
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_the_merged_root_of_several_trees_keeps_a_certain_result(threads):
+    # Root parallelism: each tree's statistics are merged (summed), not the last tree's taken.
+    pos = rosen.Position(win_in_one_fen())
+    r = rosen.search(pos, iterations=2000, seed=5, threads=threads)
+    s1 = next(m for m in r.moves if str(m.move) == "S1")
+    assert s1.visits > 0 and s1.winrate == 1.0 and s1.score == 10.0
+
+
+def test_the_cut_off_evaluation_counts_each_sides_heroes():
+    # hero_cost: a hero in hand is worth points to its side -- Red's to Red, White's to White.
+    f = midgame(5, 20).fen().split()
+    assert f[2] == "r"
+
+    def red_winrate(red_heroes, white_heroes):
+        pos = rosen.Position(" ".join(f[:5] + [str(red_heroes), str(white_heroes)] + f[7:]))
+        return rosen.search(pos, iterations=400, seed=1, rollout_cutoff=1, minimax_weight=0.0).winrate
+
+    even = red_winrate(4, 4)
+    assert red_winrate(4, 0) > even + 0.2 and red_winrate(0, 4) < even - 0.2
+
+
 def test_node_limit_is_respected():
     pos = rosen.Position.new(seed=9)
     r = rosen.search(pos, iterations=20_000, max_tree_size=2000, seed=1, rollout="random")
@@ -233,6 +271,19 @@ def test_four_player_search_returns_a_legal_move_R13():
     r = rosen.search(pos, iterations=1500, seed=1)
     assert pos.is_legal(r.best_move)
     assert sum(m.visits for m in r.moves) == 1500
+
+
+def test_both_seats_of_a_team_see_their_colours_values_R13():
+    # SearchResult's values are the mover's: Red 2's are Red's (its team's), not White's.
+    pos = rosen.Position.new(seed=4, players=4)
+    i = 0
+    while not (str(pos.turn) == "r2" and sum(pos.token_counts) > 16):
+        moves = pos.legal_moves()
+        pos = pos.play(moves[(i * 5) % len(moves)])
+        i += 1
+    assert pos.colour_to_move == "red" and pos.scores[0] > pos.scores[1]
+    r = rosen.search(pos, iterations=2000, seed=1)
+    assert r.winrate > 0.5 and r.score > 0  # Red leads 17-14 here: its mover sees its lead
 
 
 def test_four_player_game_plays_to_the_end_R13():

@@ -193,6 +193,30 @@ def test_the_solver_corrects_a_move_the_tree_gets_wrong():
     assert nw2.exact and -nw2.value / WIN == pytest.approx(0.29609788, abs=1e-6)
 
 
+def test_the_solver_is_tried_with_exactly_kSolveSupply_tokens_left():
+    # "with at most kSolveSupply tokens left in the supply": 4 included, not only fewer.
+    pos = rosen.Position.new(1)
+    i = 0
+    while pos.supply > SOLVE_SUPPLY:
+        moves = pos.legal_moves()
+        pos = pos.play(moves[(i * 7 + 1) % len(moves)])
+        i += 1
+    assert pos.supply == SOLVE_SUPPLY and not pos.is_terminal
+    assert rosen.search(pos.hide_pile_order(), iterations=300_000, seed=1, solve_share=1.0).proven
+
+
+@pytest.mark.parametrize("hand", ["N1,NE1", "N1,NW1", "NE1,NW1,N1"])
+def test_a_proven_loss_keeps_the_trees_move(hand):
+    # Every move loses for certain (Red lacks the winning S1): the solver proves it, and the search
+    # plays the tree's choice, which may still give a fallible opponent chances -- not the solver's.
+    f = win_in_one_fen().split()
+    pos = rosen.Position(" ".join(f[:3] + [hand] + f[4:]))
+    tree = rosen.search(pos, iterations=400, seed=2)
+    solved = rosen.search(pos, iterations=400, seed=2, solve_share=0.5)
+    assert solved.proven and solved.winrate == 0.0
+    assert solved.best_move == tree.best_move
+
+
 def test_with_both_budgets_the_solver_stops_at_the_iteration_budget_too():
     # "Given both, the first limit reached ends the search": the solver once took its share of
     # time_ms whatever the iterations (2 s of a 4-second budget for a 100-iteration search).
