@@ -86,7 +86,7 @@ def test_bad_move_text_raises_invalid_move_error(bad):
 
 
 def test_a_card_of_distance_zero_is_no_card_in_a_hand_either():
-    # R1: distances are 1..3; a 0 once read as the previous direction's 3 (NE0 as N3).
+    # R1: distances are 1..3; without its check a 0 would read as the previous direction's 3 (NE0 as N3).
     for hand in ("NE0", "N1,SW0"):
         with pytest.raises(rosen.InvalidPositionError) as info:
             rosen.Position(with_field(3, hand))
