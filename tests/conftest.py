@@ -13,6 +13,17 @@ def fen(ranks: str = "9/9/9/9/9/9/9/9/9", crown: str = "e5", side: str = "r", re
     return f"{ranks} {crown} {side} {red} {white} {red_heroes} {white_heroes} {discard} {pile}"
 
 
+def swap_colours(pos):
+    """The 2-player position with the colours exchanged: tokens, hands, heroes and the side."""
+    import rosen
+
+    fields = pos.fen(hide_pile_order=True).split()
+    fields[0] = fields[0].replace("r", "x").replace("w", "r").replace("x", "w")
+    fields[2] = {"r": "w", "w": "r"}[fields[2]]
+    fields[3], fields[4], fields[5], fields[6] = fields[4], fields[3], fields[6], fields[5]
+    return rosen.Position(" ".join(fields), reshuffle=pos.reshuffle)
+
+
 def r12_winner(position) -> str:
     """The winner of a finished rosen position by the plain reference rules (tests/reference),
     an implementation of R10-R12 independent of the C++ core's."""

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rosen
-from conftest import random_position
+from conftest import random_position, swap_colours
 from reference.minimax import from_position
 from reference.rules import CARD_VECTOR, score_of
 from rosen.encoding import (
@@ -141,15 +141,6 @@ PINNED_DIGEST = "36e9e26455c31e88"
 
 
 # --- the mover's view ---
-
-def swap_colours(pos: rosen.Position) -> rosen.Position:
-    """The 2-player position with the colours exchanged: tokens, hands, heroes and the side."""
-    fields = pos.fen(hide_pile_order=True).split()
-    fields[0] = fields[0].replace("r", "x").replace("w", "r").replace("x", "w")
-    fields[2] = {"r": "w", "w": "r"}[fields[2]]
-    fields[3], fields[4], fields[5], fields[6] = fields[4], fields[3], fields[6], fields[5]
-    return rosen.Position(" ".join(fields), reshuffle=pos.reshuffle)
-
 
 def swap_team_seats(pos: rosen.Position) -> rosen.Position:
     """The 4-player position with r1 <-> r2 and w1 <-> w2 (hands, heroes, side)."""

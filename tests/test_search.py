@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 import rosen
-from conftest import r12_winner
+from conftest import r12_winner, swap_colours
 from search_positions import midgame, win_in_one_fen
 
 
@@ -153,17 +153,10 @@ def test_win_in_one_is_found_R8_R12(rollout, minimax_weight):
     assert r.winrate == 1.0 and r.score == 10.0  # 88 - 78, a certain result
 
 
-def _colours_swapped(fen):
-    """The same position with the colours' tokens, hands and heroes swapped, the other side to move."""
-    f = fen.split()
-    return " ".join([f[0].translate(str.maketrans("rw", "wr")), f[1], {"r": "w", "w": "r"}[f[2]], f[4], f[3], f[6], f[5]]
-                    + f[7:])
-
-
 @pytest.mark.parametrize("rollout, minimax_weight", [("random", 0.0), ("heuristic", 0.3)])
 def test_win_in_one_is_found_with_white_to_move_too_R8_R12(rollout, minimax_weight):
     # The tree keeps Red's values and turns them to the mover's: a search for White must too.
-    pos = rosen.Position(_colours_swapped(win_in_one_fen()))
+    pos = swap_colours(rosen.Position(win_in_one_fen()))
     assert pos.colour_to_move == "white" and pos.play("S1").winner == "white"
     r = rosen.search(pos, iterations=300, seed=5, rollout=rollout, minimax_weight=minimax_weight)
     assert str(r.best_move) == "S1" and r.winrate == 1.0 and r.score == 10.0
