@@ -92,6 +92,31 @@ def test_mcts_spec_with_the_auto_evaluator_searches_the_games_shipped_network(pl
         parse_agent_spec("expectimax:evaluator=auto,depth=2")  # expectimax takes builtin or a file: "auto" is mcts's
 
 
+@pytest.mark.parametrize("setting", ["none", "NONE", ""])
+def test_no_network_reads_as_in_the_frontends(setting, tmp_path, monkeypatch):
+    # rosen analyse --evaluator none, EvalFile none and the agents alike: "none" (any case) and an
+    # empty value are rollouts, never a file to read (mcts:evaluator=none once failed as a missing file)
+    monkeypatch.chdir(tmp_path)
+    pos = midgame(seed=5)
+    rollouts = MCTSAgent(iterations=200, seed=3)
+    agents = [MCTSAgent(evaluator=setting, iterations=200, seed=3)]
+    if setting:  # a spec's values are never empty
+        agents.append(parse_agent_spec(f"mcts:evaluator={setting},iterations=200").build(seed=3))
+        assert parse_agent_spec(f"expectimax:depth=2,evaluator={setting}").build().evaluator is None
+    for agent in agents:
+        assert agent._searcher.evaluator is None
+        assert agent.choose(pos) == rollouts.choose(pos)
+        assert [(m.move, m.visits) for m in agent.last_result.moves] == \
+            [(m.move, m.visits) for m in rollouts.last_result.moves]
+        rollouts.reset()
+    assert rosen.Searcher(evaluator=setting).evaluator is None
+    assert rosen.agents.ExpectimaxAgent(depth=2, evaluator=setting).evaluator is None
+    with pytest.raises(ValueError, match="^agent: net: path: cannot read network file 'none'"):
+        parse_agent_spec("net:path=none")  # the network agent has no rollouts to fall back on
+    with pytest.raises(ValueError, match="cannot read network file 'nonee'"):
+        parse_agent_spec("mcts:evaluator=nonee")
+
+
 @pytest.mark.parametrize("text, message", [
     ("net", "net: expected path=<network file>"),
     ("net:path=/nonexistent/x.npz", "net: path: cannot read network file"),  # once "path: path:"

@@ -122,3 +122,14 @@ def test_the_package_is_python_3_9_code():
             if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitOr) for n in ast.walk(ann)):
                 unions.append(f"{path.relative_to(PACKAGE)}:{ann.lineno}")
     assert not unions, f"PEP 604 unions in annotations: {unions}"
+
+
+def test_reliability_md_quotes_the_ci_commands_as_ci_runs_them():
+    # docs/reliability.md's "CI" section prints the reliability stage's commands; it had drifted
+    # from .ci/run (two test files and one test left out there were still in it)
+    ci = [line for line in (README.parent / ".ci" / "run").read_text().splitlines() if line and not line.startswith("#")]
+    start = next(i for i, line in enumerate(ci) if line.startswith("python -m pip install atheris"))
+    stage = "\n".join(ci[start:])
+    section = (README.parent / "docs" / "reliability.md").read_text().split("\n## CI\n", 1)[1]
+    quoted = re.search(r"```bash\n(.*?)\n```", section, flags=re.S).group(1)
+    assert quoted == stage

@@ -611,3 +611,16 @@ def test_evaluate_gives_reds_win_rate_whoever_is_to_move():
     red = evaluate([fen], "eager", 300, SearchCounter(), threading.Event())[0]
     white = new_searcher(0, 2).run(rosen.Position(fen), Limits(iterations=300), threading.Event()).root.winrate
     assert white != 0.5 and red == round(1.0 - white, 4)
+
+
+def test_evaluate_defaults_to_1000_iterations_and_gives_null_at_a_finished_game(client):
+    # docs/web.md: iterations 1 to 20 000, default 1 000; null where the game is over
+    pos = rosen.Position.new(seed=4)
+    start = pos.fen(hide_pile_order=True)
+    while not pos.is_terminal:
+        pos = pos.play(pos.legal_moves()[-1])
+    end = pos.fen(hide_pile_order=True)
+    default = client.post("/api/evaluate", json={"fens": [start, end]}).json()["red_winrates"]
+    assert default == client.post("/api/evaluate", json={"fens": [start, end], "iterations": 1000}).json()["red_winrates"]
+    assert default[1] is None and 0 < default[0] < 1
+    assert default[0] != client.post("/api/evaluate", json={"fens": [start], "iterations": 200}).json()["red_winrates"][0]

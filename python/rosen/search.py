@@ -300,10 +300,11 @@ def _params(params: Optional[SearchParams], kwargs: dict) -> SearchParams:
 
 
 def optional_evaluator(evaluator: Any) -> Tuple[Any, Any]:
-    """``(None, None)`` for no evaluator, else ``(as_evaluator(evaluator), its native network)``:
-    what a C++ search (rosen's, the expectimax) takes as its ``network`` argument. Only searches
-    with a network import rosen.learning."""
-    if evaluator is None:
+    """``(None, None)`` for no evaluator (None, ``""`` or ``"none"`` in any case, as the frontends
+    read them: :data:`NO_EVALUATOR`), else ``(as_evaluator(evaluator), its native network)``: what
+    a C++ search (rosen's, the expectimax) takes as its ``network`` argument. Only searches with a
+    network import rosen.learning."""
+    if is_no_evaluator(evaluator):
         return None, None
     from .learning.evaluator import as_evaluator
 
@@ -393,8 +394,9 @@ class Searcher:
 
     ``Searcher(**params)`` or ``Searcher(params=SearchParams(...))``.
 
-    ``evaluator`` (a network file path, a :class:`rosen.learning.Network` or a
-    :class:`rosen.Evaluator`) guides the search with a network: PUCT selection over its policy
+    ``evaluator`` (a network file path, ``builtin``, ``builtin-team``, a
+    :class:`rosen.learning.Network` or a :class:`rosen.Evaluator`; None, ``""`` or ``"none"``: no
+    network) guides the search with a network: PUCT selection over its policy
     (``puct_c``) and its value at the leaves (blended with a rollout's by
     ``network_value_weight``); see docs/learning.md. Without one the search is plain UCT with
     rollouts, exactly as it always was. The network is not a search parameter: ``params`` stay
@@ -494,6 +496,12 @@ AUTO_EVALUATOR = "auto"
 NO_EVALUATOR = ("", "none")
 
 
+def is_no_evaluator(setting: Any) -> bool:
+    """Whether an evaluator setting means "no network": None, ``""`` or ``"none"`` (any case). A
+    network file named ``none`` is ``./none``."""
+    return setting is None or (isinstance(setting, str) and setting.lower() in NO_EVALUATOR)
+
+
 def is_auto(setting: Any) -> bool:
     """Whether an evaluator setting is ``"auto"`` (any case): the shipped network of the game played."""
     return isinstance(setting, str) and setting.lower() == AUTO_EVALUATOR
@@ -505,7 +513,7 @@ def engine_evaluator(setting: Any, players: int) -> Any:
     "builtin-team" with 4); ``""``, ``"none"`` or None is None; anything else is read as
     :class:`Searcher`'s ``evaluator`` (a bad file raises an error naming it). Networks are read once
     and shared."""
-    if setting is None or (isinstance(setting, str) and setting.lower() in NO_EVALUATOR):
+    if is_no_evaluator(setting):
         return None
     # Only searches with a network load rosen.learning.
     from .learning.evaluator import as_evaluator

@@ -16,7 +16,7 @@ from ..engine.client import check_timeout
 from ..engine.protocol import MAX_MS, MAX_NODES
 from ..errors import MAX_SEED, ArgumentTypeError, InvalidArgumentError, check_int, restated
 from ..search import PARAMS as SEARCH_PARAMS
-from ..search import SearchParams, is_auto
+from ..search import SearchParams, is_auto, is_no_evaluator
 from .base import Agent
 from .classic import AlphaBetaAgent, ExpectimaxAgent
 from .engine import EngineAgent
@@ -106,7 +106,7 @@ class AgentSpec:
             except ValueError as exc:
                 raise _error(f"{self.kind}: {exc}") from None
         for key in TEXT_OPTIONS:
-            if key in self.options and not self._auto_network(key):  # a network file is read and checked now
+            if key in self.options and not self._no_file_to_read(key):  # a network file is read and checked now
                 _check_network(self.kind, key, self.options[key])
         if self.kind in ("random", "greedy", "net") and "seed" in self.options:
             try:  # the other kinds' seeds are checked with the rest of their options
@@ -137,9 +137,11 @@ class AgentSpec:
         """An ``mcts`` or ``uct`` spec's options as rosen.MCTSAgent takes them."""
         return dict(UCT_PARAMS, **self.options) if self.kind == "uct" else dict(self.options)
 
-    def _auto_network(self, key: str) -> bool:
-        """``mcts:evaluator=auto``: the game's shipped network, chosen when the game is known."""
-        return self.kind == "mcts" and key == "evaluator" and is_auto(self.options[key])
+    def _no_file_to_read(self, key: str) -> bool:
+        """``mcts:evaluator=auto`` (the game's shipped network, chosen when the game is known) or
+        ``evaluator=none`` (rollouts, as the frontends read it): nothing to read now."""
+        return key == "evaluator" and (self.kind == "mcts" and is_auto(self.options[key])
+                                       or is_no_evaluator(self.options[key]))
 
     def build(self, seed: int = 0) -> Agent:
         """A new agent for one game; ``seed`` is used unless the spec fixes its own."""
