@@ -244,3 +244,34 @@ def test_action_to_string_refuses_ids_out_of_range():
         with pytest.raises(rosen.InvalidArgumentError, match=f"^action: expected 0..49, got {action}"):
             state.action_to_string(0, action)
     assert state.action_to_string(0, 48) == "draw"
+
+
+_PICKLE_EVERY_PROTOCOL = """
+import copy, pickle, rosen.openspiel as ro
+game = ro.RosenkoenigGame({"players": 4, "reshuffle": "lazy"})
+state = game.new_initial_state()
+for _ in range(20):
+    state.apply_action(state.legal_actions()[-1])
+for copied in [copy.deepcopy(game), copy.copy(game)] + [pickle.loads(pickle.dumps(game, p)) for p in range(6)]:
+    assert (copied.players, copied.reshuffle) == (4, "lazy")
+    assert str(copied.new_initial_state()) == str(game.new_initial_state())
+for copied in [copy.deepcopy(state)] + [pickle.loads(pickle.dumps(state, p)) for p in range(6)]:
+    assert type(copied) is type(state) and str(copied) == str(state)
+    assert copied.get_game().players == 4
+    copied.apply_action(copied.legal_actions()[0])
+    twin = state.clone()
+    twin.apply_action(twin.legal_actions()[0])
+    assert str(copied) == str(twin)
+game.__reduce__(), state.__reduce__()
+print("ok")
+"""
+
+
+def test_game_and_state_pickle_at_every_protocol_and_stay_usable():
+    # Protocols 0 and 1 (and a bare __reduce__()) aborted the process (pybind11's uncaught C++
+    # exception, as pyspiel's own Python games do); a pickled or deep-copied game had lost its
+    # `players`, so its new_initial_state() raised. In a subprocess: the old failure was an abort.
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", _PICKLE_EVERY_PROTOCOL], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

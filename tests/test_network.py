@@ -352,3 +352,19 @@ def test_overflowing_logits_still_give_distributions_and_finite_win_rates(entry)
         result = rosen.search(position, iterations=100, evaluator=network, seed=1)
         assert 0.0 <= result.winrate <= 1.0 and all(0.0 <= m.winrate <= 1.0 and 0.0 <= m.prior <= 1.0 for m in result.moves)
         assert position.is_legal(result.best_move)
+
+
+def test_an_evaluator_is_read_only_so_its_copies_evaluate_as_it_does():
+    # `ev.network = other` once left the C++ weights behind: evaluate() used the old network while
+    # repr, hidden and a pickle (a worker's copy) used the new one -- and evaluators are shared.
+    import copy
+    import pickle
+
+    ev = rosen.Evaluator(random_network(hidden=(16, 8), seed=1))
+    pos = rosen.Position.new(seed=1)
+    for name in ("network", "_core", "_network", "anything"):
+        with pytest.raises(AttributeError, match="read-only"):
+            setattr(ev, name, random_network(hidden=(16, 8), seed=3))
+    want = ev.evaluate(pos).value
+    for twin in (pickle.loads(pickle.dumps(ev)), copy.deepcopy(ev), copy.copy(ev)):
+        assert twin.evaluate(pos).value == want and twin.hidden == (16, 8)

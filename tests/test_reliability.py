@@ -609,3 +609,48 @@ def test_hostile_arguments_found_by_the_nineteenth_sessions_fuzzer_are_named_err
     monkeypatch.setattr(sys.modules["rosen.selfplay.generate"], "_run", out_of_memory)
     with pytest.raises(InvalidArgumentError, match="^games: 100 games do not fit in memory"):
         rosen.selfplay.generate(100, agent="random")
+
+
+def test_agents_and_searches_report_what_they_search_and_pickle_at_every_protocol():
+    # Seen by the audit of Python object protocols (F92): an agent's settings could be reassigned
+    # (`a.params["iterations"] = 500`, `alphabeta.depth = 5`) and were then reported (repr, a
+    # pickled copy) but never searched; a checked AgentSpec's options could be changed and it could
+    # not be hashed; a SearchResult (so an MCTSAgent after its first move) refused protocols 0 and 1.
+    import copy
+    from rosen.agents import AlphaBetaAgent, ExpectimaxAgent, MCTSAgent
+    from rosen.agents.spec import AgentSpec, parse_agent_spec
+
+    pos = rosen.Position.new(seed=1)
+    mcts = MCTSAgent(iterations=30, seed=1, clock_ms=5000)
+    with pytest.raises(TypeError):
+        mcts.params["iterations"] = 500
+    for name in ("params", "clock_ms", "increment_ms"):
+        with pytest.raises(AttributeError):
+            setattr(mcts, name, 7)
+    assert mcts.params == {"iterations": 30, "seed": 1, "clock_ms": 5000} and mcts.clock_ms == 5000
+    mcts.choose(pos)
+    settings = {AlphaBetaAgent(depth=2, hero_weight=20, seed=4): ("depth", "hero_weight", "seed"),
+                ExpectimaxAgent(time_ms=40, tt_mb=1): ("depth", "time_ms", "hero_weight", "seed", "tt_mb", "evaluator")}
+    for agent, names in settings.items():
+        for name in names:
+            with pytest.raises(AttributeError):
+                setattr(agent, name, 5)
+    assert repr(list(settings)) == ("[AlphaBetaAgent(depth=2, hero_weight=20, seed=4), "
+                                    "ExpectimaxAgent(time_ms=40, hero_weight=30, seed=0, tt_mb=1)]")
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        copied = pickle.loads(pickle.dumps(mcts, protocol))
+        assert repr(copied) == repr(mcts) and repr(copied.last_result) == repr(mcts.last_result)
+        assert copied.last_result.moves == mcts.last_result.moves
+    assert repr(copy.deepcopy(mcts.last_result)) == repr(mcts.last_result)
+
+    spec = parse_agent_spec("mcts:iterations=20,rollout=random")
+    with pytest.raises(TypeError):
+        spec.options["iterations"] = -5  # type: ignore[index]
+    assert str(spec) == "mcts:iterations=20,rollout=random"
+    assert {spec: 1}[parse_agent_spec(str(spec))] == 1 and hash(spec) == hash(copy.deepcopy(spec))
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(spec, protocol)) == spec
+    # repr reads back, also where the text form cannot (an option's text holding a comma)
+    engine = AgentSpec("engine", {"command": "python -c 'import os,sys'", "iterations": 3})
+    for each in (spec, engine, parse_agent_spec("alphabeta:depth=4"), AgentSpec("mcts", {"evaluator": "builtin"})):
+        assert eval(repr(each), {"AgentSpec": AgentSpec, "parse_agent_spec": parse_agent_spec}) == each

@@ -20,6 +20,7 @@ Parameters: ``players`` (2 or 4) and ``reshuffle`` ("eager" or "lazy", R7).
 """
 from __future__ import annotations
 
+import copyreg
 import re
 from typing import Dict, List, Mapping, Optional
 
@@ -71,7 +72,21 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
-class RosenkoenigGame(pyspiel.Game):
+class _PicklesAtEveryProtocol:
+    """pyspiel's games and states pickle through pybind11's ``__getstate__``/``__setstate__``; at
+    protocols 0 and 1 (and a bare ``__reduce__()``) Python's default reduction builds the object
+    with a plain ``__new__`` that pybind11 refuses with a C++ exception no one catches: the process
+    aborted (pyspiel's own Python games do the same). The reduction protocol 2 uses, made explicit,
+    works at every protocol."""
+
+    def __reduce__(self):
+        return copyreg.__newobj__, (type(self),), self.__getstate__()  # type: ignore[attr-defined]
+
+    def __reduce_ex__(self, protocol):
+        return self.__reduce__()  # never object's, which picks the default by protocol
+
+
+class RosenkoenigGame(_PicklesAtEveryProtocol, pyspiel.Game):
     """The game: its parameters fix the player count and the reshuffle rule (R7, R13)."""
 
     def __init__(self, params: Optional[Dict] = None) -> None:
@@ -86,6 +101,11 @@ class RosenkoenigGame(pyspiel.Game):
         super().__init__(GAME_TYPE, info, {"players": players, "reshuffle": reshuffle})
         self.players = players
         self.reshuffle = reshuffle
+
+    def __reduce__(self):
+        # Made again from its parameters: pybind11's state of a Python game is its name alone, and
+        # the copy it made (pickle, deepcopy) lacked `players`, so its new_initial_state() failed.
+        return type(self), ({"players": self.players, "reshuffle": self.reshuffle},)
 
     def new_initial_state(self) -> "RosenkoenigState":
         """Before the deal: a chance node."""
@@ -131,7 +151,7 @@ class RosenkoenigGame(pyspiel.Game):
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class RosenkoenigState(pyspiel.State):
+class RosenkoenigState(_PicklesAtEveryProtocol, pyspiel.State):
     """A state: the position (its pile never ordered), the cards dealt so far, and whether a
     chosen draw waits for chance to pick its card."""
 

@@ -274,6 +274,14 @@ class SearchResult:
         self.score: float = raw.score
         self.proven: bool = raw.proven
 
+    def __getstate__(self) -> Dict[str, Any]:
+        # explicit, so that protocols 0 and 1 pickle it too (a slotted class without one refuses them)
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        for name in self.__slots__:
+            setattr(self, name, state[name])
+
     @property
     def visits(self) -> int:
         """Visits of all root moves together: the iterations plus what tree reuse kept of them.

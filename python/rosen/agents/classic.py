@@ -29,13 +29,20 @@ from ..search import _SHORT_MS, optional_evaluator, run_interruptibly
 from .base import DecisionStats, legal_moves_of
 
 
+def _setting(name: str) -> Any:
+    """A read-only attribute for one of the agent's settings: the C++ searcher was made with them,
+    so a changed one would be reported (``repr``) but never searched."""
+    return property(lambda self: self._settings[name], doc=f"The agent's {name} (read-only).")
+
+
 class _ClassicAgent:
-    """Shared plumbing: one C++ searcher per agent, its last result and stats."""
+    """Shared plumbing: one C++ searcher per agent, its settings, its last result and stats."""
 
     name = "classic"
 
-    def __init__(self, searcher) -> None:
+    def __init__(self, searcher, **settings: Any) -> None:
         self._searcher = searcher
+        self._settings = settings
         self.last_stats: Optional[DecisionStats] = None
         self.last_value: Optional[float] = None  #: the last search's value, from the mover's colour
 
@@ -76,8 +83,10 @@ class AlphaBetaAgent(_ClassicAgent):
     name = "alphabeta"
 
     def __init__(self, depth: int = 7, hero_weight: int = 30, seed: int = 0) -> None:
-        super().__init__(_core._AlphaBeta(depth=depth, hero_weight=hero_weight, seed=seed))
-        self.depth, self.hero_weight, self.seed = depth, hero_weight, seed
+        super().__init__(_core._AlphaBeta(depth=depth, hero_weight=hero_weight, seed=seed),
+                         depth=depth, hero_weight=hero_weight, seed=seed)
+
+    depth, hero_weight, seed = _setting("depth"), _setting("hero_weight"), _setting("seed")
 
     def __repr__(self) -> str:
         return f"AlphaBetaAgent(depth={self.depth}, hero_weight={self.hero_weight}, seed={self.seed})"
@@ -96,10 +105,14 @@ class ExpectimaxAgent(_ClassicAgent):
 
     def __init__(self, depth: Optional[int] = None, time_ms: Optional[int] = None, hero_weight: int = 30,
                  seed: int = 0, tt_mb: int = 16, evaluator: Any = None) -> None:
-        self.evaluator, network = optional_evaluator(evaluator)
+        loaded, network = optional_evaluator(evaluator)
         super().__init__(_core._Expectimax(depth=depth, time_ms=time_ms, hero_weight=hero_weight, seed=seed,
-                                           tt_mb=tt_mb, network=network))
-        self.depth, self.time_ms, self.hero_weight, self.seed, self.tt_mb = depth, time_ms, hero_weight, seed, tt_mb
+                                           tt_mb=tt_mb, network=network),
+                         depth=depth, time_ms=time_ms, hero_weight=hero_weight, seed=seed, tt_mb=tt_mb,
+                         evaluator=loaded)
+
+    depth, time_ms, hero_weight = _setting("depth"), _setting("time_ms"), _setting("hero_weight")
+    seed, tt_mb, evaluator = _setting("seed"), _setting("tt_mb"), _setting("evaluator")
 
     def _long(self) -> bool:
         return self.time_ms is None or self.time_ms > _SHORT_MS  # a depth's time is unknown; as Searcher's

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Dict, Optional
+from types import MappingProxyType
+from typing import Any, Dict, Mapping, Optional
 
 from .._core import Move, Position
 from ..engine.clock import allocate_time
@@ -68,15 +69,30 @@ class MCTSAgent:
         self._searcher = Searcher(evaluator=None if self._auto else evaluator, **params)
         self._search_params = params  # an "auto" agent's searcher is built again for each game's network
         self._players: Optional[int] = None  # with "auto": the game the searcher's network is for
-        self.clock_ms, self.increment_ms = clock_ms, increment_ms
+        self._clock = (clock_ms, increment_ms)
         self.clock_left_ms: Optional[float] = clock_ms
         self._move_cap = params.get("iterations", 0)  # on a clock: no cap unless one was given
         clock = {"clock_ms": clock_ms} if clock_ms is not None else {}
         clock.update({"increment_ms": increment_ms} if increment_ms else {})
-        self.params: Dict[str, Any] = dict(params, **({"evaluator": evaluator} if evaluator is not None else {}),
-                                           **clock)
+        self._params: Dict[str, Any] = dict(params, **({"evaluator": evaluator} if evaluator is not None else {}),
+                                            **clock)
         self.last_stats: Optional[DecisionStats] = None
         self.last_result: Optional[SearchResult] = None
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        """The settings the agent was made with, as given (read-only: its searcher was made with them)."""
+        return MappingProxyType(self._params)
+
+    @property
+    def clock_ms(self) -> Optional[int]:
+        """The game clock's milliseconds, or None for a budget per move (read-only)."""
+        return self._clock[0]
+
+    @property
+    def increment_ms(self) -> int:
+        """The clock's increment after each move (read-only)."""
+        return self._clock[1]
 
     def choose(self, position: Position) -> Move:
         """The best move of a search of ``position`` that reuses the tree kept from the earlier moves;
@@ -111,5 +127,5 @@ class MCTSAgent:
         by itself."""
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        args = ", ".join(f"{k}={v!r}" for k, v in self._params.items())
         return f"MCTSAgent({args})"

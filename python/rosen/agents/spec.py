@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import shlex
+from types import MappingProxyType
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping
 
@@ -95,6 +96,8 @@ class AgentSpec:
                     raise _error(f"{self.kind}: give {alias} or {name}, not both (they are one budget)")
                 options = {name if k == alias else k: v for k, v in self.options.items()}
                 object.__setattr__(self, "options", options)  # frozen: the canonical spelling is stored
+        # Read-only from here: a checked spec stays what it was checked (and hashed) as.
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
         for key in self.options:
             if key not in allowed:
                 raise _error(f"{self.kind}: unknown option {key!r}; expected one of {', '.join(allowed)}")
@@ -159,13 +162,31 @@ class AgentSpec:
             return NetAgent(**options)
         return MCTSAgent(**dict(self._search_options(), seed=options["seed"]))
 
+    def __hash__(self) -> int:
+        return hash((self.kind, frozenset(self.options.items())))
+
+    def __reduce__(self) -> Any:
+        return AgentSpec, (self.kind, dict(self.options))  # a mapping proxy does not pickle
+
     def __str__(self) -> str:
         if not self.options:
             return self.kind
         return self.kind + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
 
     def __repr__(self) -> str:
-        return f"parse_agent_spec({str(self)!r})"
+        if all(_reads_back(key, value) for key, value in self.options.items()):
+            return f"parse_agent_spec({str(self)!r})"
+        return f"AgentSpec({self.kind!r}, {dict(self.options)!r})"  # e.g. a command with a comma
+
+
+def _reads_back(key: str, value: Any) -> bool:
+    """Whether ``key=value`` in a spec's text reads back as ``value`` (no comma, no surrounding
+    spaces, the same type)."""
+    text = str(value)
+    if not text or "," in text or text != text.strip():
+        return False
+    back = text if key in TEXT_OPTIONS else _parse_value(text)
+    return type(back) is type(value) and back == value
 
 
 def _check_network(kind: str, key: str, value: Any) -> None:

@@ -43,7 +43,7 @@ class Evaluator:
     network's weights (e.g. into a worker process).
     """
 
-    __slots__ = ("network", "_core")
+    __slots__ = ("_network", "_core")
 
     def __init__(self, network: Union[str, "os.PathLike[str]", Network]) -> None:
         if isinstance(network, (str, os.PathLike)):
@@ -54,8 +54,20 @@ class Evaluator:
         if not isinstance(network, Network):
             raise ArgumentTypeError(f"network: expected a network file path or a rosen.learning.Network, got "
                                     f"{type(network).__name__}", "network")
-        self.network: Network = network
+        self._network = network
         self._core = _core._Network(**{name: getattr(network, name) for name in WEIGHTS})
+
+    @property
+    def network(self) -> Network:
+        """The network evaluated (read-only: the C++ copy of its weights was made from it, and an
+        evaluator is shared, e.g. by all the agents that name one file; another network is another
+        ``Evaluator``)."""
+        return self._network
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if hasattr(self, "_core"):  # set once, in __init__
+            raise AttributeError(f"{type(self).__name__} is read-only: make another for other weights")
+        object.__setattr__(self, name, value)
 
     @property
     def hidden(self) -> Tuple[int, int]:
