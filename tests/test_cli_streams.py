@@ -102,3 +102,10 @@ def test_a_bench_report_prints_on_an_ascii_only_stdout():
     proc = subprocess.run(ROSEN + ["bench", "mcts", "--iterations", "20", "--positions", "2", "--quiet"], env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "value err" in proc.stdout, proc.stderr
+
+
+def test_version_is_the_packages(capsys):
+    # `rosen --version` once failed: "the following arguments are required: COMMAND", status 2
+    assert main(["--version"]) == 0 and capsys.readouterr().out == f"rosen {rosen.__version__}\n"
+    out = subprocess.run(ROSEN + ["--version"], capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout) == (0, f"rosen {rosen.__version__}\n")

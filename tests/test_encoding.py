@@ -450,6 +450,32 @@ def test_bad_arguments_raise_naming_the_field():
         encode([pos], "flat", out=readonly)
 
 
+def test_ragged_input_is_a_named_error_with_the_object_arrays_of_an_older_numpy(monkeypatch):
+    # pyproject allows NumPy 1.21, which (before 1.24) makes an object array of ragged nesting,
+    # with a warning, where NumPy 2 raises: the ragged input then failed as a wrong shape, naming
+    # no raggedness, or as a TypeError of NumPy's own.
+    from rosen.encoding import positions_from_rows, rows_from_positions, transform_actions, transform_encoded
+    from rosen.territory import score_boards
+
+    real = np.asarray
+
+    def old_asarray(value, *args, **kwargs):
+        try:
+            return real(value, *args, **kwargs)
+        except ValueError:
+            return np.array(value, dtype=object)
+
+    monkeypatch.setattr(np, "asarray", old_asarray)
+    rows = rows_from_positions([rosen.Position.new(seed=1), rosen.Position.new(seed=2)])
+    rows["pile"] = [[1], [1, 2]]
+    for call, field in [(lambda: transform_encoded([[1], [1, 2]], 1), "x"),
+                        (lambda: transform_actions([[1], [1, 2]], 1), "x"),
+                        (lambda: score_boards([[1], [1, 2]]), "boards"),
+                        (lambda: positions_from_rows(rows), "pile")]:
+        with pytest.raises(rosen.ArgumentTypeError, match=f"^{field}: expected .*, got a ragged list") as err:
+            call()
+        assert err.value.field == field
+
 def test_action_index_numbers_every_move_as_the_records_do():
     from rosen.encoding import action_index, action_names
 

@@ -133,3 +133,34 @@ def test_reliability_md_quotes_the_ci_commands_as_ci_runs_them():
     section = (README.parent / "docs" / "reliability.md").read_text().split("\n## CI\n", 1)[1]
     quoted = re.search(r"```bash\n(.*?)\n```", section, flags=re.S).group(1)
     assert quoted == stage
+
+
+def _git(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=README.parent, capture_output=True, text=True, timeout=60)
+
+
+def test_the_sdist_holds_the_projects_files_and_not_what_its_commands_write():
+    # The sdist is every file git does not ignore (scikit-build-core): a third-party wheel that
+    # had been committed shipped in it, and so would the README's outputs (a network, curves,
+    # match records, a self-play run) when run in the repository's root.
+    if not (README.parent / ".git").exists():
+        pytest.skip("not a git checkout (an unpacked sdist holds no .git)")
+    tracked = _git("ls-files").stdout.split()
+    top = {path.split("/")[0] for path in tracked}
+    assert top == {".ci", ".gitignore", "CMakeLists.txt", "LICENSE", "README.md", "pyproject.toml",
+                   "bench", "cpp", "docs", "fuzz", "python", "tests", "tools"}, top
+    assert not [path for path in tracked if path.endswith((".whl", ".tar.gz", ".zip"))]
+    outputs = ["net.npz", "net2.npz", "curves.png", "a.jsonl", "games.jsonl", "run1/shard-0000.npz",
+               "data1/shard.npz", "dist/rosen-0.1.0.tar.gz", "x.whl", "build/cp311/CMakeCache.txt",
+               "python/rosen/_core.cpython-311-x86_64-linux-gnu.so"]
+    checked = _git("check-ignore", "--no-index", "--verbose", "--non-matching", *outputs).stdout.splitlines()
+    assert not [line for line in checked if line.startswith("::")], checked  # "::\tpath": no rule ignores it
+
+
+def test_the_docs_pip_commands_work_with_the_pip_of_python_3_9():
+    # README: "Python 3.9+ for the engine alone"; 3.9's and 3.10's bundled pip (23.0) refuse the
+    # short -C (pip 23.1): the portable build's command failed there with "no such option: -C".
+    texts = [README] + sorted((README.parent / "docs").glob("*.md"))
+    short = [f"{path.name}: {line.strip()}" for path in texts for line in path.read_text().splitlines()
+             if "pip install" in line and re.search(r"\s-C\S", line)]
+    assert not short, short

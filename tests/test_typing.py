@@ -147,3 +147,18 @@ def test_the_public_signatures_resolve_at_run_time():
         assert "return" in hints, function
     if sys.version_info >= (3, 11):
         assert typing.get_type_hints(rosen.search)["kwargs"] == typing.Unpack[search_module.SearchOptions]
+
+
+def test_the_signatures_resolve_before_3_11_without_typing_extensions(monkeypatch):
+    # README: "Python 3.9+ for the engine alone", whose install has no typing_extensions: Unpack was
+    # None there, and typing.get_type_hints of every **kwargs signature raised TypeError.
+    monkeypatch.setattr(sys, "version_info", (3, 9, 18, "final", 0))
+    monkeypatch.setitem(sys.modules, "typing_extensions", None)  # an import of it raises ImportError
+    unpack = search_module._typed_kwargs()
+    assert unpack[search_module.SearchOptions] is typing.Any
+
+    def f(**kwargs: "unpack[search_module.SearchOptions]") -> None:  # noqa: F821 - read from the locals below
+        pass
+
+    assert typing.get_type_hints(f, localns={"unpack": unpack, "search_module": search_module}) == {
+        "kwargs": typing.Any, "return": type(None)}

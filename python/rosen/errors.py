@@ -17,6 +17,7 @@ This module is a leaf: it imports nothing from rosen.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, Iterable, Optional
 
 __all__ = [
@@ -166,10 +167,17 @@ def as_array(value: Any, field: str, expected: str) -> Any:
     ragged nesting such as ``[[1], [1, 2]]``)."""
     import numpy as np  # here, so that this leaf imports nothing until an array is checked
 
+    ragged = ArgumentTypeError(f"{field}: expected {expected}, got a ragged {type(value).__name__}", field)
     try:
-        return np.asarray(value)
+        with warnings.catch_warnings():  # NumPy < 1.24 warns and makes an object array of ragged nesting
+            warnings.simplefilter("ignore")
+            arr = np.asarray(value)
     except (TypeError, ValueError):
-        raise ArgumentTypeError(f"{field}: expected {expected}, got a ragged {type(value).__name__}", field) from None
+        raise ragged from None
+    if arr.dtype == object and not isinstance(value, np.ndarray) and any(
+            isinstance(item, (list, tuple, np.ndarray)) for item in arr.flat):
+        raise ragged  # the object array such a NumPy made of ragged nesting
+    return arr
 
 
 def check_players(value: Any) -> int:

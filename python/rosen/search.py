@@ -21,17 +21,36 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple, TypedDict
 
-# Typed **kwargs (PEP 692). Importable at run time too, so that typing.get_type_hints reads the
-# signatures: typing's from 3.11; before, typing_extensions' where it is installed (not a dependency).
-if sys.version_info >= (3, 11):
-    from typing import Unpack
-elif TYPE_CHECKING:
+
+class _AnyKwargs:
+    """``Unpack`` where neither typing (3.11+) nor typing_extensions has it: ``_AnyKwargs()[X]`` is
+    ``Any``, so that typing.get_type_hints still reads the signatures (a bare None failed there)."""
+
+    def __getitem__(self, item: Any) -> Any:
+        return Any
+
+    def __repr__(self) -> str:
+        return "Unpack"
+
+
+def _typed_kwargs() -> Any:
+    """PEP 692's ``Unpack`` at run time: typing's from 3.11; before, typing_extensions' where it is
+    installed (not a dependency), else :class:`_AnyKwargs`."""
+    if sys.version_info >= (3, 11):
+        from typing import Unpack as found
+        return found
+    try:
+        from typing_extensions import Unpack as found
+    except ImportError:
+        return _AnyKwargs()
+    return found
+
+
+# Typed **kwargs (PEP 692), importable at run time too, so that typing.get_type_hints reads them.
+if TYPE_CHECKING:
     from typing_extensions import Unpack
 else:
-    try:
-        from typing_extensions import Unpack
-    except ImportError:  # then typing.get_type_hints of the **kwargs signatures fails; nothing else reads it
-        Unpack = None
+    Unpack = _typed_kwargs()
 
 from . import _core
 from ._core import Move, Position

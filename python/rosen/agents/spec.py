@@ -1,7 +1,7 @@
 """Agent specs: a player written as text, ``kind[:key=value,...]``, as ``rosen match`` takes it.
 
 >>> spec = parse_agent_spec("mcts:iterations=1000,rollout=random")
->>> spec.kind, spec.options
+>>> spec.kind, dict(spec.options)    # options: a read-only mapping
 ('mcts', {'iterations': 1000, 'rollout': 'random'})
 >>> str(spec)
 'mcts:iterations=1000,rollout=random'
@@ -76,7 +76,8 @@ class AgentSpec:
 
     ``build(seed)`` makes a fresh agent; the match runner calls it once per game with a seed
     derived from the match seed, so a game does not depend on which worker plays it. An explicit
-    ``seed=`` option in the spec wins over the derived one. Options are checked on construction.
+    ``seed=`` option in the spec wins over the derived one. Options are checked on construction and
+    read-only from then on (a spec hashes, and is what it was checked as).
     """
 
     kind: str

@@ -12,6 +12,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
+from .. import __version__
 from ..engine.client import EngineError
 from . import analyse, bench, engine, lovagok, match, play, randomplay, selfplay, serve, strength, train
 
@@ -22,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``rosen`` argument parser with every subcommand; a parsed namespace's ``run`` is the chosen
     command's ``run``."""
     parser = argparse.ArgumentParser(prog="rosen", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"rosen {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for command in _COMMANDS:
