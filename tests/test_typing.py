@@ -162,3 +162,13 @@ def test_the_signatures_resolve_before_3_11_without_typing_extensions(monkeypatc
 
     assert typing.get_type_hints(f, localns={"unpack": unpack, "search_module": search_module}) == {
         "kwargs": typing.Any, "return": type(None)}
+
+
+def test_the_package_type_checks(tmp_path, monkeypatch):
+    # `mypy -p rosen` with the project's settings (pyproject.toml: this checkout's python/ folder,
+    # OpenSpiel and PettingZoo without type information): it found 80 errors inside the package, each
+    # a None or a type the code's own annotations did not allow (F92).
+    monkeypatch.chdir(tmp_path)
+    out, err, status = mypy_api.run(["--config-file", str(ROOT / "pyproject.toml"), "--cache-dir",
+                                     str(tmp_path / ".mypy_cache"), "--no-color-output", "-p", "rosen"])
+    assert status == 0, out + err

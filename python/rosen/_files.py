@@ -17,7 +17,7 @@ from .errors import InvalidArgumentError
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def write_whole(path: PathLike, write: Callable[[Path], None], field: str, *, keep_suffix: bool = False) -> None:
+def write_whole(path: PathLike, write: Callable[[Path], object], field: str, *, keep_suffix: bool = False) -> None:
     """Call ``write(temporary)`` and move the temporary file to ``path``; an OSError on the way
     removes the temporary file and raises an error naming ``field``. ``keep_suffix``: the
     temporary name ends in the target's suffix (matplotlib reads the image format from it)."""

@@ -84,7 +84,8 @@ class ParamInfo(NamedTuple):
         """One line for help texts: the name, what it accepts, its default and its meaning."""
         if self.choices:
             accepts = " | ".join(self.choices)
-        elif self.type == "int":  # whole numbers in full: 1.84467e+19 is not the seed's limit
+        elif self.type == "int" and self.min is not None and self.max is not None:  # (a number has a range)
+            # whole numbers in full: 1.84467e+19 is not the seed's limit
             accepts = f"{int(self.min)}..{int(self.max)}"
         else:
             accepts = f"{self.min:g}..{self.max:g}"
@@ -388,7 +389,7 @@ def run_interruptibly(call: Callable[[], Any], stop: Callable[[], None], name: s
         finally:
             if hold:
                 signal.signal(signal.SIGINT, previous)
-        if held:
+        if held and callable(previous):  # (held only when previous is callable: hold)
             previous(signal.SIGINT, held[0])  # the default handler raises KeyboardInterrupt here
         done.wait()
     except BaseException:
@@ -466,6 +467,7 @@ class Searcher:
         of the parameters' (one left out is no limit of its kind; a player on a game clock decides
         each move's time); the trees are kept as with the parameters' budget."""
         position = _check_position(position)
+        run: Callable[[Position], Any]
         if iterations is None and time_ms is None:
             iterations, time_ms = self.params.iterations, self.params.time_ms
             run = self._searcher.search  # the parameters' budget, as it always was
@@ -475,9 +477,10 @@ class Searcher:
                                          time_ms=0 if time_ms is None else time_ms)
             iterations, time_ms = budget.iterations, budget.time_ms
 
-            def run(position: Position) -> Any:
+            def limited(position: Position) -> Any:
                 self._searcher.limit_reuse(budget.time_ms)
                 return self._searcher.search(position, iterations=budget.iterations, time_ms=budget.time_ms, stream=0)
+            run = limited
         if 0 < time_ms <= _SHORT_MS or 0 < iterations <= _SHORT_ITERATIONS:
             return SearchResult(run(position))
         return SearchResult(run_interruptibly(lambda: run(position), self._searcher.stop,

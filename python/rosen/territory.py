@@ -16,7 +16,9 @@ class BoardScores(NamedTuple):
     score: np.ndarray    #: sum of n*n over the colour's territories (R11)
     largest: np.ndarray  #: size of the largest territory
     tokens: np.ndarray   #: number of tokens of the colour
-    count: np.ndarray    #: number of territories
+    # mypy refuses a field that shadows tuple.count; at run time the field wins, as it always has.
+    #: number of territories
+    count: np.ndarray  # type: ignore[assignment]
 
     def winners(self) -> np.ndarray:
         """Per board: 1 if red wins, 2 if white wins, 0 for a draw, by R12's tie-breaks. For the

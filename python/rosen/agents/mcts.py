@@ -105,6 +105,7 @@ class MCTSAgent:
         if self.clock_ms is None:
             result = self._searcher.search(position)
         else:
+            assert self.clock_left_ms is not None  # set from clock_ms (not None here) in __init__ and reset
             share = allocate_time(max(0, int(self.clock_left_ms)), self.increment_ms, position, AGENT_OVERHEAD_MS) \
                 if isinstance(position, Position) else 1  # not a position: the search names the error
             result = self._searcher.search(position, iterations=self._move_cap, time_ms=share)

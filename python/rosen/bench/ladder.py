@@ -17,6 +17,7 @@ import math
 import os
 import re
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -212,7 +213,7 @@ def run_ladder(configs: Sequence[str], anchor: str, budgets: Sequence[int], *, b
         for budget in budgets:
             point = run_point(config, budget_kind, budget, anchor, games=games, seed=seed, players=players,
                               reshuffle=reshuffle, threads=threads, out=out,
-                              progress=None if progress is None else (lambda r, c=config: progress(c, r)))
+                              progress=None if progress is None else partial(progress, config))
             points.append(point)
             try:
                 with open(out / SUMMARY, "w", encoding="utf-8") as f:

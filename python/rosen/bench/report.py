@@ -13,11 +13,13 @@ import io
 import math
 import statistics
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, TypeVar
 
 from ..match.stats import Z95, trinomial_estimate
 from ..search import iterations_per_second
 from .runner import Probe
+
+_T = TypeVar("_T")
 
 
 def mean_interval(values: Sequence[float]) -> Tuple[Optional[float], Optional[float]]:
@@ -63,29 +65,38 @@ def _round(value: Optional[float], digits: int) -> Optional[float]:
     return None if value is None else round(value, digits)
 
 
+def _filled(value: Optional[_T]) -> _T:
+    """A probe's figure that bench.runner fills together with the one the caller checked: an ok
+    probe has its move, ``solved`` and ``time_ms``; one with ``iterations`` has the other figures
+    of the search's statistics too."""
+    if value is None:
+        raise TypeError("a probe's figure is missing where the probe's other figures are there")
+    return value
+
+
 def aggregate(probes: Sequence[Probe]) -> List[Aggregate]:
     """One :class:`Aggregate` per (config, threads, budget), in the order the probes came."""
     groups: Dict[Tuple[str, int, int], List[Probe]] = {}
     for p in probes:
         groups.setdefault((p.config, p.threads, p.budget), []).append(p)
     out = []
-    previous: Dict[Tuple[str, int], Dict[str, str]] = {}
+    previous: Dict[Tuple[str, int], Dict[str, Optional[str]]] = {}
     for (config, threads, budget), group in groups.items():
         ok = [p for p in group if p.ok]
         agg = Aggregate(config, budget, threads, positions=len(group), failed=len(group) - len(ok),
-                        errors={p.position: p.error for p in group if not p.ok})
+                        errors={p.position: p.error for p in group if p.error is not None})  # not ok
         searched = [p for p in ok if p.iterations is not None]
         if searched:
-            agg.iterations = _round(statistics.fmean(p.iterations for p in searched), 1)
-            agg.tree_size = _round(statistics.fmean(p.tree_size for p in searched), 1)
-            agg.depth = _round(statistics.fmean(p.depth for p in searched), 3)
-            agg.depth_max = max(p.depth for p in searched)
-            agg.seldepth = _round(statistics.fmean(p.seldepth for p in searched), 2)
-            agg.seldepth_max = max(p.seldepth for p in searched)
-            agg.nps = _round(iterations_per_second(sum(p.iterations for p in searched),
-                                                   sum(p.time_ms for p in searched)), 1)
+            agg.iterations = _round(statistics.fmean(_filled(p.iterations) for p in searched), 1)
+            agg.tree_size = _round(statistics.fmean(_filled(p.tree_size) for p in searched), 1)
+            agg.depth = _round(statistics.fmean(_filled(p.depth) for p in searched), 3)
+            agg.depth_max = max(_filled(p.depth) for p in searched)
+            agg.seldepth = _round(statistics.fmean(_filled(p.seldepth) for p in searched), 2)
+            agg.seldepth_max = max(_filled(p.seldepth) for p in searched)
+            agg.nps = _round(iterations_per_second(sum(_filled(p.iterations) for p in searched),
+                                                   sum(_filled(p.time_ms) for p in searched)), 1)
         if ok:
-            agg.time_ms = _round(statistics.fmean(p.time_ms for p in ok), 3)
+            agg.time_ms = _round(statistics.fmean(_filled(p.time_ms) for p in ok), 3)
             solved = sum(bool(p.solved) for p in ok)
             est = trinomial_estimate(solved, 0, len(ok) - solved)
             agg.solve_rate, agg.solve_low, agg.solve_high = (round(x, 4) for x in (est.score, est.low, est.high))
@@ -114,11 +125,11 @@ def time_to_depth(probes: Sequence[Probe], depths: Sequence[float]) -> List[Dict
     rows = []
     for (config, threads), by_position in firsts.items():
         for target in depths:
-            times = []
+            times: List[float] = []
             for runs in by_position.values():
-                reached = [p for p in sorted(runs, key=lambda p: p.budget) if p.depth >= target]
+                reached = [p for p in sorted(runs, key=lambda p: p.budget) if _filled(p.depth) >= target]
                 if reached:
-                    times.append(reached[0].time_ms)
+                    times.append(_filled(reached[0].time_ms))
             rows.append({"config": config, "threads": threads, "depth": target, "reached": len(times),
                          "positions": len(by_position),
                          "median_ms": _round(statistics.median(times), 3) if times else None})
@@ -153,21 +164,21 @@ def compare(probes: Sequence[Probe], a: str, b: str) -> List[Difference]:
     keys = sorted({(p.threads, p.budget) for p in probes if p.config == a})
     out = []
     for threads, budget in keys:
-        pairs = [(pa, index.get((b, threads, budget, pid)))
-                 for (c, t, bu, pid), pa in index.items() if (c, t, bu) == (a, threads, budget)]
-        pairs = [(pa, pb) for pa, pb in pairs if pb is not None]
+        candidates = [(pa, index.get((b, threads, budget, pid)))
+                      for (c, t, bu, pid), pa in index.items() if (c, t, bu) == (a, threads, budget)]
+        pairs = [(pa, pb) for pa, pb in candidates if pb is not None]
         diff = Difference(budget, threads, len(pairs))
         if pairs:
-            diff.solve, diff.solve_half = _rounded(mean_interval([float(pb.solved) - float(pa.solved)
+            diff.solve, diff.solve_half = _rounded(mean_interval([float(_filled(pb.solved)) - float(_filled(pa.solved))
                                                                   for pa, pb in pairs]), 4)
-            with_depth = [(pa, pb) for pa, pb in pairs if pa.depth is not None and pb.depth is not None]
-            diff.depth, diff.depth_half = _rounded(mean_interval([pb.depth - pa.depth for pa, pb in with_depth]), 3)
-            with_value = [(pa, pb) for pa, pb in pairs if pa.value_error is not None and pb.value_error is not None]
-            diff.value_error, diff.value_error_half = _rounded(
-                mean_interval([pb.value_error - pa.value_error for pa, pb in with_value]), 4)
+            diff.depth, diff.depth_half = _rounded(mean_interval(
+                [pb.depth - pa.depth for pa, pb in pairs if pa.depth is not None and pb.depth is not None]), 3)
+            diff.value_error, diff.value_error_half = _rounded(mean_interval(
+                [pb.value_error - pa.value_error for pa, pb in pairs
+                 if pa.value_error is not None and pb.value_error is not None]), 4)
             logs = [math.log(pb.nps / pa.nps) for pa, pb in pairs if pa.nps and pb.nps]
             mean, half = mean_interval(logs)
-            if mean is not None:
+            if mean is not None and half is not None:  # both or neither
                 diff.nps_ratio, diff.nps_ratio_low, diff.nps_ratio_high = (
                     round(math.exp(x), 3) for x in (mean, mean - half, mean + half))
         out.append(diff)
@@ -184,7 +195,7 @@ def _fmt(value: Any, spec: str = "") -> str:
     return "-" if value is None else format(value, spec)
 
 
-def format_table(rows: Sequence[Sequence[str]], header: Sequence[str]) -> str:
+def format_table(rows: Sequence[Sequence[object]], header: Sequence[str]) -> str:
     """A plain text table, columns right-aligned except the first."""
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     lines = []

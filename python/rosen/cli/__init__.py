@@ -120,7 +120,8 @@ def _in_cli_words(parser: argparse.ArgumentParser, args: argparse.Namespace, exc
             return flag + message[len(field):]
         for action in sub._positionals._group_actions:
             if action.dest == field:
-                return (action.metavar or field) + message[len(field):]
+                metavar = action.metavar if isinstance(action.metavar, str) else None  # a tuple: options only
+                return (metavar or field) + message[len(field):]
     return message
 
 

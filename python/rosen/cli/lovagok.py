@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         return args.lovagok_action(args)
     except RosenError as exc:
-        option = _OPTIONS.get(exc.field)
-        if option is None:
+        if exc.field is None or exc.field not in _OPTIONS:
             raise
+        option = _OPTIONS[exc.field]
         raise type(exc)(option + str(exc)[len(exc.field):], option) from None
 
 

@@ -83,6 +83,7 @@ def result_line(position: Position, human: str) -> str:
     person playing ``human`` (a colour)."""
     red, white = position.scores
     winner = position.winner
+    assert winner is not None, "result_line takes a finished game's position"
     if winner == "draw":
         verdict = "The game is a draw."
     else:

@@ -58,7 +58,7 @@ def _hidden(text: str) -> Tuple[int, int]:
         sizes = ()
     if len(sizes) != 2 or min(sizes) < 1:
         raise InvalidArgumentError(f"hidden: expected two positive sizes H1,H2 (e.g. 128,64), got {text!r}", "hidden")
-    return sizes  # type: ignore[return-value]
+    return sizes[0], sizes[1]
 
 
 def _missing(module: str, what: str) -> int:
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
     init = training.read_network_arrays(args.init) if args.init else None
     hidden = _hidden(args.hidden) if args.hidden else (
-        tuple(int(h) for h in init["hidden"]) if init is not None else (128, 64))
+        (int(init["hidden"][0]), int(init["hidden"][1])) if init is not None else (128, 64))  # two: load_network checks
     margin_scale = args.margin_scale if args.margin_scale is not None else (
         float(init["margin_scale"]) if init is not None else 50.0)
     config = training.TrainConfig(hidden=hidden, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,

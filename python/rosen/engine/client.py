@@ -297,7 +297,9 @@ class EngineClient:
         ``p1inc``/``p2inc``, their increments; the engine decides how much of it to spend."""
         go = _checked_go(iterations, time_ms, p1time, p2time, p1inc, p2inc)
         self.send(go.format())
-        if go.p1time is not None:  # the engine spends at most what the clock of the side to move holds
+        # The engine spends at most what the clock of the side to move holds (both clocks or neither
+        # are given: _checked_go).
+        if go.p1time is not None and go.p2time is not None:
             clock = max(0, go.p1time, go.p2time)  # a clock below zero: a move on no time left
             time_ms = clock if time_ms is None else min(time_ms, clock)
         wait = self.timeout + (time_ms or 0) / 1000.0

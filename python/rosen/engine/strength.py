@@ -12,7 +12,7 @@ the draw pile's order (R14).
 from __future__ import annotations
 
 import random
-from typing import Optional
+from typing import Optional, overload
 
 from .._core import Position
 from ..errors import ArgumentTypeError, check_int
@@ -40,6 +40,10 @@ def random_move_share(strength: int) -> float:
     return max(0, RANDOM_BELOW - check_int("strength", strength, 1, STRENGTH_MAX)) / 10
 
 
+@overload
+def level_move(best: str, position: Position, strength: int, seed: int) -> str: ...
+@overload
+def level_move(best: None, position: Position, strength: int, seed: int) -> None: ...
 def level_move(best: Optional[str], position: Position, strength: int, seed: int) -> Optional[str]:
     """The move a ``strength`` level plays where its search chose ``best`` (RULES.md notation;
     None: no move): ``best`` itself, or with :func:`random_move_share` a legal move drawn

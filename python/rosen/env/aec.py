@@ -20,7 +20,7 @@ action; nothing observed reveals the pile's order (R14).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -43,7 +43,8 @@ __all__ = ["aec_env", "raw_env"]
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
     """The unwrapped AEC env; :func:`aec_env` wraps it as PettingZoo's classic games are."""
 
-    metadata = {"render_modes": ["ansi"], "name": "rosenkoenig_v0", "is_parallelizable": False, "render_fps": 1}
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "rosenkoenig_v0", "is_parallelizable": False,
+                                "render_fps": 1}
 
     def __init__(self, players: int = 2, reshuffle: str = "eager", layout: str = "planes",
                  render_mode: Optional[str] = None) -> None:
@@ -53,7 +54,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self._single.players)]
-        self.agents = []
+        self.agents: List[str] = []
         self._seats = {agent: i for i, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {a: masked_observation_space(layout) for a in self.possible_agents}
         self.action_spaces = {a: action_space() for a in self.possible_agents}
@@ -79,11 +80,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped env
             self._np_random, _ = seeding.np_random(seed)
         self._single.reset(seed, self._np_random)
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.rewards: Dict[str, float] = {a: 0 for a in self.agents}
+        self._cumulative_rewards: Dict[str, float] = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[self._single.game.current_player]
 
     def step(self, action: Any) -> None:

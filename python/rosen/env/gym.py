@@ -154,7 +154,11 @@ class RosenkoenigEnv(gymnasium.Env):
         game = self._single.game
         while not game.done and game.current_player % 2 != self._learner:
             position = game.position  # the public view: the pile's order hidden (R14)
-            choice = self._agent.choose(position) if self._agent is not None else self._callable(position)
+            if self._agent is not None:
+                choice = self._agent.choose(position)
+            else:
+                assert self._callable is not None  # the opponent is an agent (one built from a spec) or a callable
+                choice = self._callable(position)
             try:
                 game.step(self._action_of(choice))
             except ValueError as exc:
@@ -183,7 +187,9 @@ class RosenkoenigEnv(gymnasium.Env):
 
     def _tell_agent(self) -> None:
         if self._agent is not None:
-            self._agent.on_move(_core.Move(self._single.game.last_move))
+            move = self._single.game.last_move
+            assert move is not None  # told after a step
+            self._agent.on_move(_core.Move(move))
 
     # -- what the learner sees ---------------------------------------------------------------------
 

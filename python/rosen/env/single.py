@@ -62,6 +62,7 @@ class SingleGame:
         """What the infos hold once the game is over: scores (red, white), winner, why it ended, plies."""
         position = self.game.position
         reason = self.game.end_reason
+        winner: Optional[str]
         if reason == "illegal_action":  # lost by forfeit: the side that chose it loses
             winner = "white" if self.game.rewards[0] < 0 else "red"
         else:

@@ -111,8 +111,8 @@ def from_rows(rows: Dict[str, np.ndarray], run: int = 0, deals: Any = None) -> T
         lut[index] = np.fromiter((int(s) for s in deals.values()), dtype=np.uint64, count=len(deals))
         known[index] = True
         if game.size and (game.max() >= len(lut) or not known[game].all()):
-            missing = int(game[(game >= len(lut)) | ~known[np.minimum(game, len(lut) - 1)]][0])
-            raise _data_error(f"row of game {missing}: the game is not in the run's game records")
+            unknown = int(game[(game >= len(lut)) | ~known[np.minimum(game, len(lut) - 1)]][0])
+            raise _data_error(f"row of game {unknown}: the game is not in the run's game records")
         key = lut[game]
     return TrainingData(
         features=encode(rows, layout="flat"),

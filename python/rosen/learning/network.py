@@ -271,12 +271,14 @@ def _read_npz(source: str) -> Dict[str, Any]:
     if not isinstance(data, np.lib.npyio.NpzFile):
         raise InvalidArgumentError(f"path: {source!r} is a single array, not a network's .npz archive", "path")
     with data:
+        archive = data.zip
+        assert archive is not None  # None only once the NpzFile is closed
         arrays = {}
         for name in data.files:
-            member = name + ".npy" if name + ".npy" in data.zip.namelist() else name
-            info = data.zip.getinfo(member)
+            member = name + ".npy" if name + ".npy" in archive.namelist() else name
+            info = archive.getinfo(member)
             if member.endswith(".npy"):
-                with data.zip.open(info) as f:
+                with archive.open(info) as f:
                     version = np.lib.format.read_magic(f)
                     read_header = {(1, 0): np.lib.format.read_array_header_1_0,
                                    (2, 0): np.lib.format.read_array_header_2_0}.get(version)
@@ -309,7 +311,8 @@ def save_network(path: PathLike, network: Union[Network, Mapping[str, Any]]) -> 
         raise ArgumentTypeError(f"path: expected a file path, got {type(path).__name__}", "path")
     try:
         with open(os.fspath(path), "wb") as f:
-            np.savez(f, **net.as_arrays())
+            # mypy matches the ** entries against savez's allow_pickle too; no entry has that name.
+            np.savez(f, **net.as_arrays())  # type: ignore[arg-type]
     except OSError as exc:  # a directory, a folder that does not exist, no permission
         raise InvalidArgumentError(f"path: cannot write {os.fspath(path)!r}: {exc.strerror or exc}", "path") from None
 

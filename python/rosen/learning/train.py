@@ -103,7 +103,8 @@ class TrainConfig:
         if not isinstance(self.hidden, (tuple, list)) or len(self.hidden) != 2:
             raise InvalidArgumentError(f"hidden: expected two layer sizes (H1, H2), got {self.hidden!r}", "hidden")
         # The C++ evaluator's limit: a wider network trained for hours and then no search could use it.
-        self.hidden = tuple(check_int("hidden", h, 1, _core._max_hidden) for h in self.hidden)
+        h1, h2 = self.hidden
+        self.hidden = (check_int("hidden", h1, 1, _core._max_hidden), check_int("hidden", h2, 1, _core._max_hidden))
         check_int("epochs", self.epochs, 1, 1_000_000)
         check_int("batch_size", self.batch_size, 1, 1 << 24)
         check_real("lr", self.lr, 1e-12, 10.0)

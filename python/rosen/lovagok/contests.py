@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, SupportsFloat
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from .solver import Advice, Solver, beat_utility, p_beat
 from .tables import beat_row
 
 
-def _probability(p: float) -> float:
+def _probability(p: SupportsFloat) -> float:
     """A probability summed from roll probabilities, which add up to 1 only up to rounding: a sure
     thing could read 1 + 4e-16."""
     return min(1.0, max(0.0, float(p)))

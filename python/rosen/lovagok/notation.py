@@ -41,13 +41,18 @@ class Result:
     """
 
     __slots__ = ("_size", "_value", "_further", "_rank")
+    _size: int
+    _value: int
+    _further: Optional[int]
+    _rank: int
 
     def __init__(self, size: Union[int, str], value: Optional[int] = None, further: Optional[int] = None) -> None:
         if hasattr(self, "_rank"):  # __init__ again would change a hashed value (and the shared constants)
             raise AttributeError("Result is immutable")
         if isinstance(size, str) and value is None and further is None:
             # Result('3332'): what repr prints, so a repr pastes back.
-            size, value, further = parse_combination(size, "size")
+            parsed = parse_combination(size, "size")
+            size, value, further = parsed._size, parsed._value, parsed._further
         if value is None:
             raise ArgumentTypeError("value: expected an int (or one combination string, e.g. Result('3332')), got None",
                                     "value")

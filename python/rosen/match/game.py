@@ -53,11 +53,12 @@ class Dealer:
     def __repr__(self) -> str:
         return f"Dealer(seed={self.seed}, reshuffles={self.reshuffles})"
 
-    def _new_pile_order(self) -> None:
+    def _new_pile_order(self) -> List[str]:
         self.reshuffles += 1
         order = list(ALL_CARDS)
         random.Random(_mix(self.seed, self.reshuffles)).shuffle(order)
         self._order = order
+        return order
 
     def card(self, position: _core.Position) -> str:
         """The card a plain draw yields now (call only when ``draw`` is legal; otherwise an error,
@@ -72,9 +73,10 @@ class Dealer:
             return pile[0]
         # A lazy reshuffle (R7: the discard becomes the pile now), or a pile of unknown order we
         # never saw reshuffled: a new order.
-        if position.pile_size == 0 or self._order is None:
-            self._new_pile_order()
-        return next(card for card in self._order if card in drawable)
+        order = self._order
+        if position.pile_size == 0 or order is None:
+            order = self._new_pile_order()
+        return next(card for card in order if card in drawable)
 
     def observe(self, before: _core.Position, after: _core.Position) -> None:
         """Note an eager reshuffle (R7): the pile grew after the draw that emptied it."""
@@ -253,8 +255,10 @@ def play_game(red: Agent, white: Agent, *, seed: int = 0, players: int = 2, resh
         left = getattr(agent, "clock_left_ms", None)
         if isinstance(left, (int, float)) and not isinstance(left, bool):
             stats[colour].clock_left_ms = float(left)
+    winner = position.winner
+    assert winner is not None  # the loop ends at a terminal position, which has one
     return GameRecord(seed=seed, players=players, reshuffle=reshuffle, red=red_name or repr(red),
-                      white=white_name or repr(white), winner=position.winner, scores=list(position.scores),
+                      white=white_name or repr(white), winner=winner, scores=list(position.scores),
                       moves=moves, stats=stats)
 
 

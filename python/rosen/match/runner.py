@@ -12,7 +12,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Generator, List, Optional, Sequence, Tuple, Union
 
 from .. import _json
 from ..agents.base import close_agents
@@ -313,7 +313,7 @@ def run_match(a: SpecLike, b: SpecLike, *, games: int = 100, seed: int = 0, play
 
 
 def _pairs_in_order(a: AgentSpec, b: AgentSpec, first: int, pairs: int, seed: int, players: int, reshuffle: str,
-                    threads: int) -> Iterator[Tuple[GameRecord, GameRecord]]:
+                    threads: int) -> Generator[Tuple[GameRecord, GameRecord], None, None]:
     """Yield pairs ``first .. pairs - 1`` in pair order, played by ``threads`` workers a bounded distance ahead.
 
     Threads suffice: the search releases the GIL. Only ``2 * threads`` pairs are in flight, so

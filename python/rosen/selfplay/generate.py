@@ -160,10 +160,10 @@ def generate(games: int, *, seed: int = 0, first_game: int = 0, players: int = 2
     :class:`rosen.InvalidArgumentError` / :class:`rosen.ArgumentTypeError` naming a bad argument.
     """
     check_int("games", games, 1, 2**40)
-    settings = dict(seed=seed, first_game=first_game, players=players, reshuffle=reshuffle, agent=agent,
-                    temperature=temperature, temperature_plies=temperature_plies, dirichlet_alpha=dirichlet_alpha,
-                    dirichlet_fraction=dirichlet_fraction, full_search_probability=full_search_probability,
-                    cheap_iterations=cheap_iterations, record_cheap=record_cheap)
+    settings: Dict[str, Any] = dict(
+        seed=seed, first_game=first_game, players=players, reshuffle=reshuffle, agent=agent, temperature=temperature,
+        temperature_plies=temperature_plies, dirichlet_alpha=dirichlet_alpha, dirichlet_fraction=dirichlet_fraction,
+        full_search_probability=full_search_probability, cheap_iterations=cheap_iterations, record_cheap=record_cheap)
     settings["agent"] = str(agent_spec(agent, players))
     try:
         raw = _run(settings, games, threads, network)

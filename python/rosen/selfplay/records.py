@@ -97,7 +97,7 @@ def _sha256(path: Path) -> str:
 MAX_ROW_WEIGHT = 1e6
 
 
-def _atomic_write(path: Path, write: Callable[[BinaryIO], None], *, fsync: bool) -> str:
+def _atomic_write(path: Path, write: Callable[[BinaryIO], object], *, fsync: bool) -> str:
     """Write ``path`` through a temporary file that replaces it only when complete; its sha256."""
     tmp = path.with_name(path.name + TMP)
     try:

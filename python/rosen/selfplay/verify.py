@@ -88,13 +88,13 @@ def verify_run(path: Any) -> List[str]:
             if key in seen:
                 problem("duplicate", f"{name}: row {r}: game {key[0]} ply {key[1]} appears twice")
             seen.add(key)
-            game = games.get(key[0])
-            if game is None or key[0] not in replays or key[1] not in replays[key[0]]:
+            record = games.get(key[0])
+            if record is None or key[0] not in replays or key[1] not in replays[key[0]]:
                 problem("orphan", f"{name}: row {r}: game {key[0]} has no ply {key[1]}")
                 continue
             position, move = replays[key[0]][key[1]]
             positions.append(position)
-            where.append((r, game, move, position))
+            where.append((r, record, move, position))
         if not positions:
             continue
         state = rows_from_positions(positions)

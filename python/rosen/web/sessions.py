@@ -251,7 +251,8 @@ class GameSession:
         """The finished game as a match record (one ``--jsonl`` line); only once it is over."""
         with self._fields:
             position, moves = self.position, list(self.moves)
-        if not position.is_terminal:
+        winner = position.winner
+        if winner is None:  # the game goes on (a finished one has "red", "white" or "draw": R12)
             raise WebError(409, "record: the game is not over (its record would reveal the deal)", "record")
         # A colour is "mcts" or "player", or, a team of both, each seat named: "r1:player+r2:mcts".
         names = {}
@@ -261,7 +262,7 @@ class GameSession:
             mixed = len(set(kinds.values())) > 1
             names[colour] = "+".join(f"{s}:{k}" for s, k in kinds.items()) if mixed else next(iter(kinds.values()))
         return GameRecord(seed=self._seed, players=self.players, reshuffle=self.reshuffle, red=names["r"],
-                          white=names["w"], winner=position.winner, scores=list(position.scores),
+                          white=names["w"], winner=winner, scores=list(position.scores),
                           moves=moves).to_json()
 
 
