@@ -327,3 +327,17 @@ def test_the_default_cutoff_follows_the_game():
         changed = rosen.search(pos, iterations=400, seed=3, rollout_cutoff=other)
         assert [(m.move, m.visits, m.winrate) for m in default.moves] != \
             [(m.move, m.visits, m.winrate) for m in changed.moves]
+
+
+def test_the_last_tokens_minimax_value_is_its_exact_result():
+    # With one token left in the supply the static minimax of a play is the game's R12 result
+    # (R8: the last token ends it). SW3 loses for certain here and the draw keeps a chance; with the
+    # last-token check off by one (F95's mutant) the minimax backups saw SW3 as a fair move and the
+    # search played it, with about half the visits.
+    pos = rosen.Position("1w1w1w2r/1r2rww1w/ww1rrrwrr/r2wr1r1w/2r1rwr1w/1r1wrwwww/w3r1rwr/1w1wrwrwr/1wr2rw1r g4 r "
+                         "N3,SW2,SW3,W2 SE1,S3,NW1 0 0 N2,NE1,SE2,SE3,S1 *")
+    assert pos.supply == 1
+    for seed in (1, 2, 3):
+        result = rosen.search(pos, iterations=1000, seed=seed, minimax_weight=1.0)
+        visits = {str(m.move): m.visits for m in result.moves}
+        assert str(result.best_move) == "draw" and visits["SW3"] < 0.2 * result.visits, visits

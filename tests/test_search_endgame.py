@@ -287,3 +287,14 @@ def test_a_stop_before_the_search_ends_the_solver_too():
     searcher.stop()
     result = searcher.search(pos)
     assert result.iterations == 0 and result.time_ms < 5000
+
+
+def test_the_solver_takes_only_its_share_of_the_budget():
+    # params.h: with an iteration budget the solver gets solve_share * iterations *
+    # kSolveNodesPerIteration positions. With the share left out of that product (F95's mutant)
+    # this 5-token ending was proven at solve_share=0.05 too, taking 20 times its share.
+    fen = ("ww1r2w2/wrr1r4/w1wwrrw2/1r1rrrrw1/2r1wwrw1/wrwwrw1ww/w1r1rr1r1/3rrrrww/4rwww1 g1 r "
+           "N3,SE1,S2,SW2,NW3 NE1,NE2,W2,NW2 0 0 E1,SW1 *")
+    pos = rosen.Position(fen)
+    assert not rosen.search(pos, iterations=20000, seed=1, solve_share=0.05).proven
+    assert rosen.search(pos, iterations=20000, seed=1, solve_share=0.5).proven

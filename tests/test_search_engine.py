@@ -263,3 +263,39 @@ def test_an_engine_search_whose_time_is_spent_still_runs_one_slice():
     snapshot = SlicedSearch(threads=1, seed=0, max_tree_size=100_000).run(
         pos, Limits(time_ms=10), threading.Event(), started=time.monotonic() - 1.0)
     assert pos.is_legal(snapshot.best_move)
+
+
+def test_a_kept_tree_is_found_after_a_hero_move():
+    # docs/search.md, "Tree reuse": a node is passed over only where its hero counts can no longer
+    # lead to the new position; with that test reversed (F95's mutant) a hero move found nothing.
+    pos = rosen.Position("9/2w6/w1r2w3/r3r4/9/1wr6/2r6/9/9 e6 r NW2 N1,NE1,SE3 4 4 NE2,NE3,E1,SE2,S1,SW2,W2,W3,NW1 "
+                         "N2,SW1,S2,SE1,E2,W1,NW3,E3,N3,SW3,S3")
+    s = rosen.Searcher(iterations=3000, seed=1)
+    s.search(pos)
+    assert s.search(pos.play("H:NW2")).reused_visits > 0
+
+
+def test_a_tree_is_kept_across_six_plies_with_three_draws():
+    # docs/search.md: a position within 8 plies of the last root is found, a draw one ply like
+    # any move; with a draw counted twice (F95's mutant) these six plies found nothing.
+    pos = rosen.Position("9/9/9/9/5w2r/5w3/4r2r1/7rw/9 h2 r SE1,SE2,SW1 N3,NE2,NE3,E2,SE3 4 4 N1,NE1,E3,S1,S2,S3,NW1 "
+                         "NW2,SW3,N2,NW3,W2,W3,W1,E1,SW2")
+    s = rosen.Searcher(iterations=30000, seed=1)
+    s.search(pos)
+    later = pos
+    for move in ("draw", "N3", "draw", "draw", "SE1", "N2"):
+        later = later.play(move)
+    assert s.search(later).reused_visits > 0
+
+
+def test_a_time_limit_on_moving_the_tree_is_for_the_next_search_only():
+    # The engine limits the next search's tree move to its time (mcts.h: limit_reuse governs "the
+    # next search"); with the limit left in place (F95's mutant) every later search by iterations
+    # alone dropped its tree, so `go movetime` then `go nodes` lost the tree and its determinism.
+    pos = rosen.Position.new(seed=1)
+    after = pos.play(pos.legal_moves()[0])
+    after = after.play(after.legal_moves()[0])
+    s = rosen.Searcher(seed=1)
+    s._searcher.limit_reuse(1)
+    s._searcher.search(pos, iterations=20_000, time_ms=0, stream=0)
+    assert s._searcher.search(after, iterations=1000, time_ms=0, stream=0).reused_visits > 0

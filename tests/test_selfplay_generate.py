@@ -265,6 +265,22 @@ def test_playout_cap_randomisation():
     assert generate(2, **{**kw, "full_search_probability": 0.0}).num_rows == 0
 
 
+def test_cheap_searches_take_neither_noise_nor_temperature():
+    # docs/selfplay.md: a cheap search "uses neither noise nor temperature" (noise goes into the
+    # root priors of full searches). With noise or temperature let into the cheap searches (F95's
+    # mutants), these runs of cheap searches alone changed.
+    kw = dict(seed=9, agent="mcts:iterations=80", full_search_probability=0.0, cheap_iterations=30, record_cheap=True)
+    plain = generate(3, **kw, dirichlet_fraction=0.0)
+    noisy = generate(3, **kw, dirichlet_fraction=0.5, dirichlet_alpha=0.3)
+    assert plain.num_rows == noisy.num_rows > 100 and not plain.rows["full_search"].any()
+    for name in COLUMNS:
+        assert plain.rows[name].tobytes() == noisy.rows[name].tobytes(), name
+    warm = generate(4, **kw, temperature_plies=30).rows  # every move inside the temperature's plies
+    visits = warm["visits"]
+    chosen = visits[np.arange(len(visits)), warm["action"]]
+    assert len(visits) > 100 and np.array_equal(chosen, visits.max(axis=1))  # each a most visited move
+
+
 # --- arguments ---
 
 @pytest.mark.parametrize("kwargs, field, error", [
