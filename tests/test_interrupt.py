@@ -19,7 +19,11 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 def _interrupt(script: str, wait: float = 0.5):
     """Run ``script`` in a child, SIGINT it ``wait`` s after it prints ``ready``; (code, stdout, stderr, seconds)."""
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # The child starts with SIGINT at its default, as a command started from a terminal does: a
+    # test run started in the background without job control (nohup ... &, as CI runners may be)
+    # has SIGINT ignored, its children inherit that, and Python then installs no handler for it.
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
         time.sleep(wait)
