@@ -198,7 +198,10 @@ FUNCTIONS = [
     ("p_beat", L.p_beat, (combo, small(0, 3), small(1, 6), cards), _check_p),
     ("distribution", L.distribution, (combo, small(0, 3), small(1, 6), cards), _check_distribution),
     ("advise", L.advise, (combo, roll, small(0, 3), cards), _check_advice),
-    ("attack_castle", L.attack_castle, (combo, flag, small(0, 3), cards, cards),
+    # attack_castle's options are keyword-only: the same arguments by position, with its defaults
+    ("attack_castle", lambda castle, catapult=False, rerolls=L.DEFAULT_REROLLS, attacker=(), defender=():
+     L.attack_castle(castle, catapult=catapult, defender_rerolls=rerolls, attacker_cards=attacker,
+                     defender_cards=defender), (combo, flag, small(0, 3), cards, cards),
      lambda c: (_check_p(c.p_take), _check_p(c.p_take_naive), _check_p(c.p_beat_castle))),
     ("tournament", L.tournament, (small(1, 7), lambda inp: None if inp.bool() else small(0, 6)(inp), card_sets, model),
      lambda t: check(abs(float(np.sum(t.p_win)) - 1.0) < 1e-9, f"p_win sums to {np.sum(t.p_win)}")),

@@ -476,6 +476,7 @@ def test_ragged_input_is_a_named_error_with_the_object_arrays_of_an_older_numpy(
             call()
         assert err.value.field == field
 
+
 def test_action_index_numbers_every_move_as_the_records_do():
     from rosen.encoding import action_index, action_names
 

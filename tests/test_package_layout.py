@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import rosen
@@ -162,5 +163,17 @@ def test_the_docs_pip_commands_work_with_the_pip_of_python_3_9():
     # short -C (pip 23.1): the portable build's command failed there with "no such option: -C".
     texts = [README] + sorted((README.parent / "docs").glob("*.md"))
     short = [f"{path.name}: {line.strip()}" for path in texts for line in path.read_text().splitlines()
-             if "pip install" in line and re.search(r"\s-C\S", line)]
+             if "pip install" in line and re.search(r"\s-C\b", line)]
     assert not short, short
+
+
+def test_the_keywords_typeddict_and_the_lazy_evaluator_are_rosens_names():
+    # `rosen.search` is the function, so the documented `rosen.search.SearchOptions` (as an
+    # attribute) failed; the TypedDict is rosen.SearchOptions. dir(rosen) lacked the lazy Evaluator.
+    from rosen.search import SearchOptions
+    from rosen.selfplay.records import Shard
+
+    assert rosen.SearchOptions is SearchOptions and "SearchOptions" in rosen.__all__
+    assert {"Evaluator", "SearchOptions", "Position", "search"} <= set(dir(rosen))
+    shard = Shard(rows={"game": np.zeros(3, np.int32), "ply": np.zeros(3, np.int16)}, metadata={"run": 1})
+    assert repr(shard) == "Shard(rows=3, columns=2, metadata=['run'])"

@@ -106,7 +106,7 @@ def test_a_level_weakens_the_default_engine(monkeypatch, capsys):
     # at 18 iterations and plays a random move in 8 of 10 turns.
     code, out = run_play(monkeypatch, capsys, ["--level", "2", "--seed", "5"], script())
     assert code == 0 and "Final score" in out.out
-    assert "against LevelAgent(MCTSAgent(iterations=18, evaluator=Evaluator('builtin')), level=2)" in out.out
+    assert "against LevelAgent(MCTSAgent(iterations=18, evaluator=Evaluator('builtin')), level=2, seed=0)" in out.out
 
 
 def test_against_mcts_with_hint(monkeypatch, capsys):

@@ -654,3 +654,43 @@ def test_agents_and_searches_report_what_they_search_and_pickle_at_every_protoco
     engine = AgentSpec("engine", {"command": "python -c 'import os,sys'", "iterations": 3})
     for each in (spec, engine, parse_agent_spec("alphabeta:depth=4"), AgentSpec("mcts", {"evaluator": "builtin"})):
         assert eval(repr(each), {"AgentSpec": AgentSpec, "parse_agent_spec": parse_agent_spec}) == each
+
+
+def test_settings_are_keywords_and_stay_what_was_made():
+    # F96: MCTSAgent("builtin", 1000) was a one-second game clock (clock_ms was positional), a
+    # RandomAgent's seed could be reassigned (printed, used only from the next reset), and a clock
+    # set to None by hand failed in the clock's arithmetic.
+    import rosen.lovagok
+    from rosen.agents import GreedyAgent, MCTSAgent, RandomAgent
+
+    with pytest.raises(TypeError):
+        MCTSAgent("builtin", 1000)  # type: ignore[misc]
+    for agent in (RandomAgent(seed=3), GreedyAgent(seed=3)):
+        with pytest.raises(AttributeError):
+            agent.seed = 4  # type: ignore[misc]
+        assert agent.seed == 3 and repr(agent).endswith("(seed=3)")
+    clocked = MCTSAgent(iterations=10, clock_ms=1000)
+    clocked.clock_left_ms = None
+    with pytest.raises(rosen.ArgumentTypeError, match="^clock_left_ms: "):
+        clocked.choose(rosen.Position.new(seed=1))
+    clocked.reset()
+    assert clocked.clock_left_ms == 1000 and clocked.choose(rosen.Position.new(seed=1)) is not None
+    with pytest.raises(TypeError):
+        rosen.lovagok.attack_castle("3332", True)  # type: ignore[misc]
+
+
+def test_a_pickled_spec_is_restored_as_it_was_checked(tmp_path):
+    # An AgentSpec was checked when made, reading the network it names; unpickling it (a worker's
+    # copy) ran the checks again, so a file gone since failed the unpickling.
+    from rosen.agents.spec import parse_agent_spec
+    from rosen.learning import random_network, save_network
+
+    path = tmp_path / "net.npz"
+    save_network(path, random_network(hidden=(8, 4), seed=1))
+    spec = parse_agent_spec(f"mcts:evaluator={path},iterations=20")
+    data = pickle.dumps(spec)
+    path.unlink()
+    copied = pickle.loads(data)
+    assert copied == spec and hash(copied) == hash(spec) and str(copied) == str(spec)
+    with pytest.raises(TypeError):
+        copied.options["iterations"] = 5  # type: ignore[index]

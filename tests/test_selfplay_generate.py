@@ -364,3 +364,37 @@ def test_an_mcts_spec_searches_on_one_thread_per_game():
     one, four = generate(2, agent=MCTS), generate(2, agent=MCTS + ",threads=4")
     assert all(one.rows[k].tobytes() == four.rows[k].tobytes() for k in COLUMNS)
     assert [g["moves"] for g in one.games] == [g["moves"] for g in four.games]
+
+
+def test_evaluator_none_is_rollouts_and_a_network_needs_an_evaluator_to_stand_for():
+    # evaluator=none reads as rollouts in self-play and the VecEnv's opponent, as in the agents and
+    # the frontends (it was read as a file there); a network given for a spec that names no
+    # evaluator guided nothing and was ignored without a word.
+    from rosen.env import VecEnv
+    from rosen.learning import random_network
+
+    plain = generate(2, seed=3, agent="mcts:iterations=20")
+    for spelled in ("none", "NONE"):
+        rollouts = generate(2, seed=3, agent=f"mcts:evaluator={spelled},iterations=20")
+        for name in COLUMNS:
+            assert rollouts.rows[name].tobytes() == plain.rows[name].tobytes(), name
+    env = VecEnv(2, seed=1, layout="flat", opponent="mcts:evaluator=none,iterations=10")
+    twin = VecEnv(2, seed=1, layout="flat", opponent="mcts:iterations=10")
+    out, other = env.reset(), twin.reset()
+    for _ in range(20):
+        assert np.array_equal(out.observation, other.observation)
+        actions = out.action_mask.argmax(axis=1).astype(np.int32)
+        out, other = env.step(actions), twin.step(actions)
+    net = random_network(hidden=(8, 4), seed=1)
+    for agent in ("mcts:iterations=20", "mcts:evaluator=none,iterations=20", "random"):
+        with pytest.raises(rosen.InvalidArgumentError, match="^network: ") as err:
+            generate(1, agent=agent, network=net)
+        assert err.value.field == "network"
+    assert generate(1, seed=3, agent="mcts:evaluator=builtin,iterations=20", network=net).num_rows > 0
+
+
+def test_a_batch_prints_a_summary():
+    # The dataclass's own repr printed every array and every game's moves (58 KB for two games).
+    batch = generate(2, seed=3, agent="mcts:iterations=20")
+    assert repr(batch) == (f"SelfPlayBatch(games=2, rows={batch.num_rows}, seconds={batch.seconds:.3f}, "
+                           f"iterations={batch.iterations}, agent='mcts:iterations=20')")

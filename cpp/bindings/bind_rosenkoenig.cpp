@@ -154,7 +154,7 @@ void bind_rosenkoenig(py::module_& m) {
 
     py::class_<Position>(m, "Position",
                          "A Rosenkönig position. Immutable from Python: play() returns a new Position.\n\n"
-                         "Position(text, reshuffle='eager', seed=0) parses a RULES.md position line (9 fields for 2 "
+                         "Position(text, *, reshuffle='eager', seed=0) parses a RULES.md position line (9 fields for 2 "
                          "players, 13 for the 4-player variant); seed drives plain draws from a pile of unknown order.")
         .def(py::init(&from_text), py::arg("text"), py::kw_only(), py::arg("reshuffle") = "eager",
              py::arg("seed") = py::int_(0))
@@ -174,7 +174,7 @@ void bind_rosenkoenig(py::module_& m) {
             return out;
         }, "Legal moves in canonical order (plays, heroes, draw, or just pass); empty when the game is over.")
         .def("is_legal", [](const Position& p, const py::handle& mv) { return is_legal(p, to_move(mv)); },
-             py::arg("move"))
+             py::arg("move"), "Whether the move (str or Move) is legal here; a malformed one raises InvalidMoveError.")
         .def("play", &play, py::arg("move"),
              "The position after the move (str or Move). A plain 'draw' deals the top card of a known pile, or a "
              "card chosen by the position's seeded generator; 'draw:NE3' draws that card. Raises IllegalMoveError.")
@@ -211,14 +211,17 @@ void bind_rosenkoenig(py::module_& m) {
             return out;
         }, py::arg("colour"),
              "The squares of each of the colour's territories, largest first, as in territories() (R10).")
-        .def_property_readonly("players", [](const Position& p) { return int(p.rules.players); })
-        .def_property_readonly("reshuffle", [](const Position& p) { return reshuffle_name(p.rules.reshuffle); })
+        .def_property_readonly("players", [](const Position& p) { return int(p.rules.players); },
+                               "2, or 4 for the team variant (R13).")
+        .def_property_readonly("reshuffle", [](const Position& p) { return reshuffle_name(p.rules.reshuffle); },
+                               "The reshuffle rule (R7): 'eager' or 'lazy'.")
         .def_property_readonly("turn", [](const Position& p) { return player_name(p.rules, p.to_move); },
                                "The player to move: 'r' or 'w' (2 players); 'r1', 'w1', 'r2' or 'w2' (4 players).")
         .def_property_readonly("colour_to_move", [](const Position& p) {
             return colour_of(p.to_move) == kRed ? "red" : "white";
         }, "The colour of the player (or team, R13) to move: 'red' or 'white'.")
-        .def_property_readonly("crown", [](const Position& p) { return square_name(p.crown); })
+        .def_property_readonly("crown", [](const Position& p) { return square_name(p.crown); },
+                               "The crown's square, e.g. 'e5' (where the next card moves from).")
         .def_property_readonly("hands", [](const Position& p) {
             std::vector<std::vector<std::string>> out;
             for (int i = 0; i < p.rules.players; ++i) out.push_back(card_list(p.hand[i]));
@@ -226,8 +229,9 @@ void bind_rosenkoenig(py::module_& m) {
         }, "Each player's hand in turn order, cards in canonical order.")
         .def_property_readonly("heroes", [](const Position& p) {
             return std::vector<int>(p.heroes, p.heroes + p.rules.players);
-        })
-        .def_property_readonly("discard", [](const Position& p) { return card_list(p.discard); })
+        }, "Each player's hero cards left, in turn order (4 each in the 2-player game, 2 each with 4, R13).")
+        .def_property_readonly("discard", [](const Position& p) { return card_list(p.discard); },
+                               "The cards in the discard pile, in canonical order (public, R14).")
         .def_property_readonly("draw_pile", [](const Position& p) -> py::object {
             if (p.pile_size && !p.pile_ordered) return py::none();
             std::vector<std::string> out;
@@ -236,9 +240,12 @@ void bind_rosenkoenig(py::module_& m) {
         }, "The draw pile top first, or None when its order is unknown.")
         .def_property_readonly("pile_cards", [](const Position& p) { return card_list(p.pile); },
                                "The cards in the draw pile, in canonical order (public, R14).")
-        .def_property_readonly("pile_size", [](const Position& p) { return int(p.pile_size); })
-        .def_property_readonly("supply", [](const Position& p) { return p.supply(); })
-        .def_property_readonly("is_terminal", [](const Position& p) { return p.over; })
+        .def_property_readonly("pile_size", [](const Position& p) { return int(p.pile_size); },
+                               "How many cards the draw pile holds (public, R14).")
+        .def_property_readonly("supply", [](const Position& p) { return p.supply(); },
+                               "Tokens not yet on the board, of the 52 (R8: the game ends when none is left).")
+        .def_property_readonly("is_terminal", [](const Position& p) { return p.over; },
+                               "Whether the game is over (R8, R9); then winner says how it ended.")
         .def_property_readonly("winner", &winner_of, "'red', 'white', 'draw', or None while the game goes on (R12).")
         .def_property_readonly("scores", [](const Position& p) {
             return py::make_tuple(score(p.tokens[kRed]), score(p.tokens[kWhite]));
@@ -246,10 +253,10 @@ void bind_rosenkoenig(py::module_& m) {
         .def_property_readonly("largest", [](const Position& p) {
             return py::make_tuple(analyse_territories(p.tokens[kRed]).largest,
                                   analyse_territories(p.tokens[kWhite]).largest);
-        })
+        }, "(red, white) sizes of each colour's largest territory: R12's first tie-break.")
         .def_property_readonly("token_counts", [](const Position& p) {
             return py::make_tuple(popcount(p.tokens[kRed]), popcount(p.tokens[kWhite]));
-        })
+        }, "(red, white) tokens on the board: R12's second tie-break.")
         .def_property_readonly("board", [](const Position& p) {
             py::array_t<int8_t> a({kRanks, kFiles});
             auto v = a.mutable_unchecked<2>();
@@ -257,7 +264,7 @@ void bind_rosenkoenig(py::module_& m) {
                 v(rank_of(sq), file_of(sq)) = int8_t((p.tokens[kRed] & bit(sq)) ? 1 : (p.tokens[kWhite] & bit(sq)) ? 2 : 0);
             return a;
         }, "(9, 9) int8 array: board[rank - 1, file] with file a = 0; 0 empty, 1 red, 2 white.")
-        .def("copy", [](const Position& p) { return p; })
+        .def("copy", [](const Position& p) { return p; }, "The same position (positions are immutable).")
         .def("__copy__", [](const Position& p) { return p; })
         .def("__deepcopy__", [](const Position& p, py::dict) { return p; }, py::arg("memo"))
         .def("__str__", &draw_position)

@@ -22,7 +22,9 @@ from .errors import (
     RosenError,
 )
 from .randomplay import RandomPlayStats, random_play
-from .search import MoveInfo, Searcher, SearchParams, SearchResult, search
+# `search` is the function: `rosen.search` then names it, not the module (whose names are imported
+# from it: `from rosen.search import engine_evaluator`); its TypedDict of the keywords is exported here.
+from .search import MoveInfo, SearchOptions, Searcher, SearchParams, SearchResult, search
 from .territory import BoardScores, score_boards
 
 __version__ = "0.1.0"
@@ -37,6 +39,9 @@ else:  # hidden from type checkers: a module __getattr__ would type every misspe
 
             return Evaluator
         raise AttributeError(f"module 'rosen' has no attribute {name!r}")
+
+    def __dir__() -> list:
+        return sorted(set(globals()) | {"Evaluator"})  # the lazy attribute too (tab completion)
 
 
 __all__ = [
@@ -53,6 +58,7 @@ __all__ = [
     "Position",
     "RandomPlayStats",
     "RosenError",
+    "SearchOptions",
     "SearchParams",
     "SearchResult",
     "Searcher",

@@ -180,6 +180,7 @@ class RosenkoenigState(_PicklesAtEveryProtocol, pyspiel.State):
         return _core.Position(text, reshuffle=self._reshuffle)
 
     def current_player(self) -> int:
+        """The seat to act (0..players-1, Red 1 first), or chance while dealing or resolving a draw."""
         if self._dealing() or self._drawing:
             return pyspiel.PlayerId.CHANCE
         if self._position.is_terminal:
@@ -194,6 +195,7 @@ class RosenkoenigState(_PicklesAtEveryProtocol, pyspiel.State):
         return [action_index(m) for m in self._position.legal_moves()]
 
     def chance_outcomes(self):
+        """(card action, probability) pairs: the cards still to deal, or those a draw can yield (R14)."""
         if self._dealing():
             left = [c for c in range(len(_CARDS)) if c not in self._dealt]
             return [(c, 1.0 / len(left)) for c in left]
@@ -231,9 +233,11 @@ class RosenkoenigState(_PicklesAtEveryProtocol, pyspiel.State):
         return names[action]
 
     def is_terminal(self) -> bool:
+        """Whether the game is over (R8, R9)."""
         return not self._dealing() and not self._drawing and self._position.is_terminal
 
     def returns(self) -> List[float]:
+        """Each seat's result: +1 for the winning colour's seats, -1 for the other, 0 in a draw or before the end."""
         if not self.is_terminal() or self._position.winner == "draw":
             return [0.0] * self._players
         red = 1.0 if self._position.winner == "red" else -1.0

@@ -269,7 +269,8 @@ class SearchResult:
     first, each with its own line. pv: the principal variation (the best move's line), ending at
     the first draw, whose card is unknown. depth: mean plies inside the tree per iteration;
     seldepth: the deepest. tree_size: nodes in the trees (all threads). iterations: playouts of
-    this search. reused_visits: root visits kept from the previous search by tree reuse. nps:
+    this search. reused_visits: root visits kept from the previous search by tree reuse (visits:
+    the root moves' visits together, these included). nps:
     iterations per second (of the tree). time_ms: elapsed. winrate, score: of the best move.
     proven: the endgame solver (``solve_share``) proved the position's value; winrate is then that
     exact expected result and best_move a move that attains it (docs/search.md, "Endgame solver").

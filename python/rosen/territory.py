@@ -11,7 +11,8 @@ from .errors import ArgumentTypeError, InvalidArgumentError, as_array
 
 
 class BoardScores(NamedTuple):
-    """Per-board results; every field is an int32 array of shape (N, 2): column 0 red, 1 white."""
+    """Per-board results; every field is an int32 array of shape (N, 2) -- (2,) for one (9, 9)
+    board --: column 0 red, 1 white."""
 
     score: np.ndarray    #: sum of n*n over the colour's territories (R11)
     largest: np.ndarray  #: size of the largest territory

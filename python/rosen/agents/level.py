@@ -52,4 +52,4 @@ class LevelAgent:
             close()
 
     def __repr__(self) -> str:
-        return f"LevelAgent({self.agent!r}, level={self.level})"
+        return f"LevelAgent({self.agent!r}, level={self.level}, seed={self.seed})"

@@ -8,7 +8,7 @@ from typing import Any, Dict, Mapping, Optional
 from .._core import Move, Position
 from ..engine.clock import allocate_time
 from ..engine.protocol import MAX_MS
-from ..errors import InvalidArgumentError, check_int
+from ..errors import ArgumentTypeError, InvalidArgumentError, check_int
 from ..search import AUTO_EVALUATOR, Searcher, SearchOptions, SearchResult, Unpack, engine_evaluator, is_auto
 from .base import DecisionStats
 
@@ -62,14 +62,13 @@ class MCTSAgent:
 
     name = "mcts"
 
-    def __init__(self, evaluator: Any = None, clock_ms: Optional[int] = None, increment_ms: int = 0,
+    def __init__(self, evaluator: Any = None, *, clock_ms: Optional[int] = None, increment_ms: int = 0,
                  **search_params: Unpack[SearchOptions]) -> None:
         params = check_clock(clock_ms, increment_ms, dict(search_params))
         self._auto = is_auto(evaluator)
         self._searcher = Searcher(evaluator=None if self._auto else evaluator, **params)
         self._search_params = params  # an "auto" agent's searcher is built again for each game's network
         self._players: Optional[int] = None  # with "auto": the game the searcher's network is for
-        self._clock = (clock_ms, increment_ms)
         self.clock_left_ms: Optional[float] = clock_ms
         self._move_cap = params.get("iterations", 0)  # on a clock: no cap unless one was given
         clock = {"clock_ms": clock_ms} if clock_ms is not None else {}
@@ -87,12 +86,12 @@ class MCTSAgent:
     @property
     def clock_ms(self) -> Optional[int]:
         """The game clock's milliseconds, or None for a budget per move (read-only)."""
-        return self._clock[0]
+        return self._params.get("clock_ms")
 
     @property
     def increment_ms(self) -> int:
         """The clock's increment after each move (read-only)."""
-        return self._clock[1]
+        return self._params.get("increment_ms", 0)
 
     def choose(self, position: Position) -> Move:
         """The best move of a search of ``position`` that reuses the tree kept from the earlier moves;
@@ -105,7 +104,9 @@ class MCTSAgent:
         if self.clock_ms is None:
             result = self._searcher.search(position)
         else:
-            assert self.clock_left_ms is not None  # set from clock_ms (not None here) in __init__ and reset
+            if self.clock_left_ms is None:  # public and writable; reset() refills it
+                raise ArgumentTypeError("clock_left_ms: expected the milliseconds left on the clock, got None",
+                                        "clock_left_ms")
             share = allocate_time(max(0, int(self.clock_left_ms)), self.increment_ms, position, AGENT_OVERHEAD_MS) \
                 if isinstance(position, Position) else 1  # not a position: the search names the error
             result = self._searcher.search(position, iterations=self._move_cap, time_ms=share)

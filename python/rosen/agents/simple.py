@@ -15,9 +15,14 @@ class _SeededAgent:
     name = "agent"
 
     def __init__(self, seed: int = 0) -> None:
-        self.seed = check_int("seed", seed, 0)
-        self._rng = random.Random(self.seed)
+        self._seed = check_int("seed", seed, 0)
+        self._rng = random.Random(self._seed)
         self.last_stats: Optional[DecisionStats] = None
+
+    @property
+    def seed(self) -> int:
+        """The generator's seed, restarted by ``reset`` (read-only: another seed is another agent)."""
+        return self._seed
 
     def reset(self) -> None:
         self._rng = random.Random(self.seed)

@@ -81,15 +81,13 @@ class AgentSpec:
     """
 
     kind: str
-    options: Dict[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise _error(f"unknown kind {self.kind!r}; expected one of {', '.join(KINDS)}")
         if not isinstance(self.options, Mapping):
             raise ArgumentTypeError(f"agent: options: expected a dict, got {type(self.options).__name__}", "agent")
-        # A copy: the caller's dict, changed later, once changed the checked spec behind its back.
-        object.__setattr__(self, "options", dict(self.options))
         allowed = KINDS[self.kind]
         for alias, name in ALIASES.get(self.kind, {}).items():
             if alias in self.options:
@@ -97,7 +95,8 @@ class AgentSpec:
                     raise _error(f"{self.kind}: give {alias} or {name}, not both (they are one budget)")
                 options = {name if k == alias else k: v for k, v in self.options.items()}
                 object.__setattr__(self, "options", options)  # frozen: the canonical spelling is stored
-        # Read-only from here: a checked spec stays what it was checked (and hashed) as.
+        # A read-only copy: the caller's dict, changed later, once changed the checked spec behind its
+        # back, and so could the spec's own; a spec stays what it was checked (and hashed) as.
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
         for key in self.options:
             if key not in allowed:
@@ -167,7 +166,9 @@ class AgentSpec:
         return hash((self.kind, frozenset(self.options.items())))
 
     def __reduce__(self) -> Any:
-        return AgentSpec, (self.kind, dict(self.options))  # a mapping proxy does not pickle
+        # A mapping proxy does not pickle; and the spec was checked when made, so it is restored
+        # without the checks (which read a network file: one gone since would fail the unpickling).
+        return _checked_spec, (self.kind, dict(self.options))
 
     def __str__(self) -> str:
         if not self.options:
@@ -178,6 +179,14 @@ class AgentSpec:
         if all(_reads_back(key, value) for key, value in self.options.items()):
             return f"parse_agent_spec({str(self)!r})"
         return f"AgentSpec({self.kind!r}, {dict(self.options)!r})"  # e.g. a command with a comma
+
+
+def _checked_spec(kind: str, options: Dict[str, Any]) -> AgentSpec:
+    """A pickled :class:`AgentSpec`, restored as it was checked."""
+    spec = object.__new__(AgentSpec)
+    object.__setattr__(spec, "kind", kind)
+    object.__setattr__(spec, "options", MappingProxyType(dict(options)))
+    return spec
 
 
 def _reads_back(key: str, value: Any) -> bool:
@@ -199,7 +208,7 @@ def _check_network(kind: str, key: str, value: Any) -> None:
         raise _error(f"{kind}: {restated(exc, 'evaluator', key)}") from None
 
 
-def _check_engine_options(options: Dict[str, Any]) -> None:
+def _check_engine_options(options: Mapping[str, Any]) -> None:
     """Check an ``engine:`` spec's values now, not when the first game starts the process."""
     try:
         if not shlex.split(options["command"]):

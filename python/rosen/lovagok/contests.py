@@ -73,7 +73,7 @@ class CastleAttack:
                 f"p_take={self.p_take:.6f}, p_take_naive={self.p_take_naive:.6f})")
 
 
-def attack_castle(castle: ResultLike, catapult: bool = False, defender_rerolls: int = DEFAULT_REROLLS,
+def attack_castle(castle: ResultLike, *, catapult: bool = False, defender_rerolls: int = DEFAULT_REROLLS,
                   attacker_cards: CardsLike = (), defender_cards: CardsLike = ()) -> CastleAttack:
     """Solve an attack on a castle (L10); see :class:`CastleAttack`."""
     return CastleAttack(castle, catapult=catapult, defender_rerolls=defender_rerolls,

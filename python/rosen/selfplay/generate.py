@@ -22,7 +22,7 @@ import numpy as np
 from .. import _core
 from ..agents.spec import AgentSpec, parse_agent_spec
 from ..errors import InvalidArgumentError, RosenError, check_int, check_players
-from ..search import is_auto, run_interruptibly
+from ..search import is_auto, is_no_evaluator, run_interruptibly
 
 #: The agents self-play can run (each in C++): ``random``, ``greedy``, ``mcts:<search params>`` and
 #: ``uct`` (recorded as the mcts spec it stands for).
@@ -56,6 +56,10 @@ class SelfPlayBatch:
     def num_rows(self) -> int:
         """How many rows the batch holds (the length of every column)."""
         return len(self.rows["game"])
+
+    def __repr__(self) -> str:  # a summary: the dataclass's own printed every array and game
+        return (f"SelfPlayBatch(games={len(self.games)}, rows={self.num_rows}, seconds={self.seconds:.3f}, "
+                f"iterations={self.iterations}, agent={self.settings.get('agent')!r})")
 
     @classmethod
     def concat(cls, batches: Sequence["SelfPlayBatch"]) -> "SelfPlayBatch":
@@ -103,7 +107,7 @@ def agent_network(agent: Any, players: Optional[int] = None) -> Any:
     read once: files are cached while unchanged), or None; ``evaluator=auto`` needs ``players``."""
     spec = agent_spec(agent, players)
     evaluator = spec.options.get("evaluator") if spec.kind == "mcts" else None
-    if evaluator is None:
+    if is_no_evaluator(evaluator):  # None, or "none" / "": rollouts, as the frontends read it
         return None
     from ..learning.evaluator import as_evaluator
 
@@ -116,12 +120,15 @@ def _core_agent(spec: AgentSpec, network: Any = None) -> Dict[str, Any]:
     already read (a :class:`rosen.learning.Network`), used instead of the file it names."""
     options = dict(spec.options)
     seed = options.get("seed", 0)
+    evaluator = options.pop("evaluator", None)  # a network guiding every search (docs/learning.md)
+    if network is not None and (spec.kind != "mcts" or is_no_evaluator(evaluator)):
+        raise InvalidArgumentError(f"network: stands for the agent's evaluator=, but {str(spec)!r} names none "
+                                   "(give the spec evaluator=PATH, or no network)", "network")
     if spec.kind != "mcts":
         return {"agent": spec.kind, "params": {}, "agent_seed": seed}
     options["threads"] = 1
-    evaluator = options.pop("evaluator", None)  # a network guiding every search (docs/learning.md)
     core = None
-    if evaluator is not None:
+    if not is_no_evaluator(evaluator):
         from ..learning.evaluator import as_evaluator
 
         core = as_evaluator(evaluator if network is None else network)._core
@@ -155,6 +162,7 @@ def generate(games: int, *, seed: int = 0, first_game: int = 0, players: int = 2
     ``network``: the agent's ``evaluator=`` network already read (a :class:`rosen.learning.Network`),
     used instead of reading the file the spec names; the Ray backend sends the driver's copy to its
     workers this way, so every machine plays with the same network whatever its files and directory.
+    A ``network`` for a spec that names no evaluator is an error (it would guide nothing).
 
     Forced moves (one legal move) are played without a search and write no row. Raises
     :class:`rosen.InvalidArgumentError` / :class:`rosen.ArgumentTypeError` naming a bad argument.

@@ -83,6 +83,10 @@ class Shard:
     rows: Dict[str, np.ndarray]
     metadata: Dict[str, Any]
 
+    def __repr__(self) -> str:  # a summary: the dataclass's own printed every array
+        rows = len(next(iter(self.rows.values()))) if self.rows else 0
+        return f"Shard(rows={rows}, columns={len(self.rows)}, metadata={sorted(self.metadata)})"
+
 
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
