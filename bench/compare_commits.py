@@ -9,13 +9,15 @@ load, and prints per benchmark the median of the paired ratios new/old with thei
 - random games per second, one thread (``rosen.random_play(games, seed, threads=1)``);
 - batch scoring of 10 000 end-of-game boards (``rosen.score_boards``; the boards of
   bench/conftest.py: 2 000 seeded games played to the end, tiled five times);
-- plain UCT's iterations per second: random rollouts played to the end
-  (``rosen.search(pos, iterations=N, rollout="random", rollout_cutoff=0, seed=...)`` -> ``.nps``;
-  ``rollout_cutoff=0`` because the default cut-off changed after 4e9f30e);
+- plain UCT's iterations per second: random rollouts played to the end, no implicit minimax
+  (``rosen.search(pos, iterations=N, rollout="random", rollout_cutoff=0, minimax_weight=0,
+  seed=...)`` -> ``.nps``; ``rollout_cutoff=0`` and ``minimax_weight=0`` because the defaults
+  changed after 4e9f30e; ``minimax_weight`` is passed only to versions that have it);
 - the default search's iterations per second (``rosen.search(pos, iterations=N)``);
 - the same in the 4-player team game with the heuristic policy's rollouts played to the end
-  (``rollout_cutoff=0``: the default of 4e9f30e, and the rollout half of the team game's
-  network search), from ``rosen.Position.new(seed=1, players=4)``;
+  (``rollout_cutoff=0``, and ``minimax_weight=0`` where the version has it: the defaults of
+  4e9f30e, and the rollout half of the team game's network search), from
+  ``rosen.Position.new(seed=1, players=4)``;
 - only with ``--only network`` (an ``--old`` commit that ships the network): the default search
   with the shipped 2-player network (``evaluator="builtin"``).
 
@@ -90,14 +92,27 @@ elif bench == "boards":
     np.save(cfg["boards"], np.ascontiguousarray(np.tile(np.stack(boards), (5, 1, 1))))
     out = {}
 else:
-    kwargs = {"uct_random": {"rollout": "random", "rollout_cutoff": 0}, "uct_team": {"rollout_cutoff": 0},
-              "network": {"evaluator": "builtin"}}.get(bench, {})
+    # Options a version does not have yet are left out (they name what was its default then).
+    params = rosen.SearchParams()
+    kwargs = {k: v for k, v in cfg["kwargs"].items() if k not in cfg["optional"] or hasattr(params, k)}
     pos = rosen.Position.new(seed=1, players=4 if bench == "uct_team" else 2)
     rosen.search(pos, iterations=2000, seed=seed + 1, **kwargs)
     res = rosen.search(pos, iterations=cfg["iterations"], seed=seed, **kwargs)
     out = {"rate": res.nps, "check": [res.iterations]}
 print(json.dumps(out))
 """
+
+# The search benchmarks' keyword arguments to rosen.search. The two "to the end" searches spell
+# out 4e9f30e's defaults: later versions cut rollouts off, and since 63a0927 (30 Nov 2026) back up a
+# static minimax value, so without these they would time a different search in each version.
+SEARCH_KWARGS = {
+    "uct_random": {"rollout": "random", "rollout_cutoff": 0, "minimax_weight": 0},  # plain UCT: the `uct` agent
+    "uct_team": {"rollout_cutoff": 0, "minimax_weight": 0},
+    "uct_default": {},
+    "network": {"evaluator": "builtin"},
+}
+# Passed only to versions whose SearchParams have them (4e9f30e has no minimax_weight: it had none).
+OPTIONAL_KWARGS = ["minimax_weight"]
 
 BENCHES = [
     # key, label, unit
@@ -212,7 +227,8 @@ def main(argv=None) -> int:
                 checks = {}
                 for name in order:
                     cfg = {"bench": key, "lib": versions[name]["lib"], "site": site, "seed": 1000 + rep,
-                           "games": args.games, "iterations": args.iterations, "boards": boards, "calls": 25}
+                           "games": args.games, "iterations": args.iterations, "boards": boards, "calls": 25,
+                           "kwargs": SEARCH_KWARGS.get(key, {}), "optional": OPTIONAL_KWARGS}
                     out = child(cfg)
                     rates[name].append(out["rate"])
                     checks[name] = out["check"]

@@ -18,6 +18,7 @@ import statistics
 import time
 
 import rosen
+from rosen.agents.spec import UCT_PARAMS
 
 
 def measure(work, threads: int) -> tuple:
@@ -36,8 +37,9 @@ def default_search(threads: int) -> int:
 
 
 def uct_search(threads: int) -> int:
-    return rosen.search(rosen.Position.new(seed=1), iterations=200_000, rollout="random", rollout_cutoff=0,
-                        threads=threads, seed=1).iterations
+    # Plain UCT as the `uct` agent plays it: random rollouts to the end, no implicit minimax.
+    return rosen.search(rosen.Position.new(seed=1), iterations=200_000, threads=threads, seed=1,
+                        **UCT_PARAMS).iterations
 
 
 WORKS = {"random games": random_games, "default search": default_search, "plain UCT": uct_search}

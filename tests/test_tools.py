@@ -192,6 +192,18 @@ def test_clock_model_measures_the_ratio_and_the_clocks(capsys):
     assert "--per-token: expected 0 < ratio <= 10, got 0.0" in capsys.readouterr().err
 
 
+def test_compare_commits_times_plain_uct_and_the_old_team_search_as_named():
+    # Since the default minimax backups (30 Nov 2026) its "plain UCT" and team "to the end"
+    # benchmarks had timed a search with minimax_weight 0.3 in every version that had it.
+    import rosen
+    from rosen.agents.spec import UCT_PARAMS
+    compare = load_path(TOOLS.parent / "bench" / "compare_commits.py")
+    assert compare.SEARCH_KWARGS["uct_random"] == UCT_PARAMS
+    params = rosen.SearchParams(**compare.SEARCH_KWARGS["uct_team"])
+    assert (params.rollout_cutoff, params.minimax_weight) == (0, 0)
+    assert set(compare.OPTIONAL_KWARGS) <= set(UCT_PARAMS)
+
+
 def test_bench_and_fuzz_scripts_refuse_bad_arguments_before_any_work(capsys, tmp_path):
     # compare_commits refused these after two builds (minutes), or with a traceback; thread_scaling
     # took --reps 0 to a StatisticsError; make_corpus had no parser, so --help rewrote the corpus.

@@ -427,7 +427,7 @@ class Searcher:
     :class:`rosen.learning.Network` or a :class:`rosen.Evaluator`; None, ``""`` or ``"none"``: no
     network) guides the search with a network: PUCT selection over its policy
     (``puct_c``) and its value at the leaves (blended with a rollout's by
-    ``network_value_weight``); see docs/learning.md. Without one the search is plain UCT with
+    ``network_value_weight``); see docs/learning.md. Without one the search is UCT with
     rollouts, exactly as it always was. The network is not a search parameter: ``params`` stay
     numbers, comparable and picklable.
 

@@ -32,8 +32,8 @@ MIN_TIME_MS, MAX_TIME_MS, DEFAULT_TIME_MS = 10, 60_000, 500
 #: The longest analysis (an analysis without a budget runs until stopped, or this long).
 MAX_ANALYSIS_MS = 10 * 60_000
 #: Tree nodes per search (40 bytes each): 700 000 nodes, 28 MB. A game keeps its engine's tree
-#: between moves (reuse) and its endgame solver's 4 MiB table, so open games with engine moves hold
-#: up to MAX_GAMES x 32 MB (about 2 GB).
+#: between moves (reuse); the endgame solver is off (solve_share 0, the default), so it allocates no
+#: table, and open games with engine moves hold up to MAX_GAMES x 28 MB (about 1.8 GB).
 TREE_SIZE = 700_000
 #: Open games kept; the least recently used one is dropped beyond this.
 MAX_GAMES = 64
