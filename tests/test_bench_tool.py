@@ -143,9 +143,9 @@ def test_cli_writes_table_json_and_csv(tmp_path, capsys):
     report = json.loads(out_json.read_text())
     assert report["budgets"] == [30, 60] and len(report["probes"]) == 8 and len(report["aggregates"]) == 2
     assert report["suite"]["produced"]["reference"]
-    rows = list(csv.DictReader(out_csv.open()))
+    rows = list(csv.DictReader(out_csv.read_text().splitlines()))
     assert len(rows) == 8 and {"position", "solved", "depth", "nps", "value_error", "error"} <= set(rows[0])
-    assert len(list(csv.DictReader(summary.open()))) == 2
+    assert len(list(csv.DictReader(summary.read_text().splitlines()))) == 2
 
 
 def test_compare_reports_differences_with_intervals(small, capsys):

@@ -60,11 +60,11 @@ def test_analyse_into_a_closed_pipe_stops_quietly():
     # command must end without a traceback or Python's "Exception ignored" note on stderr.
     import subprocess
     import sys
-    proc = subprocess.Popen([sys.executable, "-m", "rosen", "analyse", "--iterations", "300", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    proc.stdout.close()
-    err = proc.stderr.read().decode()
-    assert proc.wait(timeout=60) == 1
+    with subprocess.Popen([sys.executable, "-m", "rosen", "analyse", "--iterations", "300", "--json"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=60) == 1
     assert err == ""
 
 

@@ -2,6 +2,7 @@
 output file that a refused command must leave alone and that two matches must not share."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -23,8 +24,8 @@ posix = pytest.mark.skipif(os.name != "posix", reason="/dev/full, closed descrip
                                   ["lovagok", "table"]])
 def test_a_full_disk_is_one_line_and_status_2(argv):
     # An OSError (No space left on device) on stdout or an output file was a traceback, status 1.
-    stdout = open("/dev/full", "w") if "--jsonl" not in argv else subprocess.DEVNULL
-    proc = subprocess.run(ROSEN + argv, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120)
+    with open("/dev/full", "w") if "--jsonl" not in argv else contextlib.nullcontext(subprocess.DEVNULL) as stdout:
+        proc = subprocess.run(ROSEN + argv, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().splitlines()[-1] == f"rosen {argv[0]}: error: No space left on device"
     assert "Traceback" not in proc.stderr

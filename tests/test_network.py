@@ -177,6 +177,13 @@ def test_cpp_network_checks_its_arrays():
     (lambda: forward_numpy(None, np.zeros(477), np.ones(50, bool)), rosen.ArgumentTypeError, "net"),
     (lambda: forward_numpy(random_network(hidden=(4, 4)), [[1], [1, 2]], np.ones((2, 50), bool)),
      rosen.ArgumentTypeError, "features"),
+    # Once NaN outputs, silently or with a RuntimeWarning from the matrix products.
+    (lambda: forward_numpy(random_network(hidden=(4, 4)), np.full(477, np.inf), np.ones(50, bool)),
+     rosen.InvalidArgumentError, "features"),
+    (lambda: forward_numpy(random_network(hidden=(4, 4)), np.full((2, 477), np.nan), np.ones((2, 50), bool)),
+     rosen.InvalidArgumentError, "features"),
+    (lambda: forward_numpy(random_network(hidden=(4, 4)), np.full(477, 1e300), np.ones(50, bool)),
+     rosen.InvalidArgumentError, "features"),
 ])
 def test_bad_arguments_of_the_network_helpers_are_named(call, exc, field):
     with pytest.raises(exc) as info:

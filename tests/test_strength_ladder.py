@@ -27,7 +27,7 @@ def test_a_ladder_reports_elo_per_budget_and_writes_json_lines(tmp_path):
         assert p.spec == f"mcts:iterations={p.budget}" and p.anchor == ANCHOR
         assert p.wins + p.draws + p.losses == 4 and p.score_low <= p.score <= p.score_high
         assert p.elo_low <= p.elo <= p.elo_high and p.depth > 0 and p.nps > 0
-        lines = open(p.file).read().splitlines()
+        lines = Path(p.file).read_text().splitlines()
         assert len(lines) == 4 and json.loads(lines[0])["red"] == p.spec
     summary = [json.loads(line) for line in (tmp_path / SUMMARY).read_text().splitlines()]
     assert [s["budget"] for s in summary] == [10, 40]
@@ -41,7 +41,7 @@ def test_resuming_keeps_finished_pairs_and_gives_the_same_match(tmp_path):
     assert [p.resumed for p in resumed] == [4, 4]
     for r, f in zip(resumed, fresh):
         assert (r.wins, r.draws, r.losses, r.games) == (f.wins, f.draws, f.losses, f.games)
-        assert [json.loads(x)["moves"] for x in open(r.file)] == [json.loads(x)["moves"] for x in open(f.file)]
+        assert [json.loads(x)["moves"] for x in Path(r.file).read_text().splitlines()] == [json.loads(x)["moves"] for x in Path(f.file).read_text().splitlines()]
     # finished: nothing is played again
     assert [p.resumed for p in _ladder(tmp_path / "a", 8)] == [8, 8]
 
@@ -49,17 +49,17 @@ def test_resuming_keeps_finished_pairs_and_gives_the_same_match(tmp_path):
 def test_a_smaller_games_uses_the_first_games_and_keeps_the_rest(tmp_path):
     # A rerun with a smaller --games cut the finished games beyond it from the file, unannounced.
     (whole,) = _ladder(tmp_path, 8, budgets=(10,))
-    lines = open(whole.file).read().splitlines()
+    lines = Path(whole.file).read_text().splitlines()
     (part,) = _ladder(tmp_path, 4, budgets=(10,))
     assert part.games == 4 and part.resumed == 4
-    assert open(whole.file).read().splitlines() == lines  # all 8 still there
+    assert Path(whole.file).read_text().splitlines() == lines  # all 8 still there
     (again,) = _ladder(tmp_path, 8, budgets=(10,))
     assert again.resumed == 8 and (again.wins, again.losses) == (whole.wins, whole.losses)
 
 
 def test_a_run_killed_mid_line_resumes_from_its_complete_pairs(tmp_path):
     (point,) = _ladder(tmp_path, 4, budgets=(10,))
-    text = open(point.file).read().splitlines()
+    text = Path(point.file).read_text().splitlines()
     with open(point.file, "w") as f:  # game 3 complete, game 4 cut short
         f.write("\n".join(text[:3]) + "\n" + text[3][:40])
     (again,) = _ladder(tmp_path, 4, budgets=(10,))
@@ -144,12 +144,12 @@ def test_point_files_never_collide():
 def test_a_bad_line_before_good_games_is_an_error_and_deletes_nothing(tmp_path, bad):
     # It once ended the read silently, and the rewrite then deleted every good game after it.
     (point,) = _ladder(tmp_path, 4, budgets=(10,))
-    lines = open(point.file).read().splitlines()
+    lines = Path(point.file).read_text().splitlines()
     damaged = "\n".join([lines[0], bad] + lines[1:]) + "\n"
-    open(point.file, "w").write(damaged)
+    Path(point.file).write_text(damaged)
     with pytest.raises(rosen.InvalidArgumentError, match="line 2 is not a game record of this ladder"):
         _ladder(tmp_path, 4, budgets=(10,))
-    assert open(point.file).read() == damaged
+    assert Path(point.file).read_text() == damaged
 
 
 @pytest.mark.parametrize("index, line", [(0, 1), (-1, 4)], ids=["first", "last"])
@@ -157,15 +157,15 @@ def test_a_tampered_result_is_found_by_replaying_the_games(tmp_path, index, line
     # The last line too: only a last line without its newline was cut short by a kill; a whole
     # one that is wrong was once dropped silently.
     (point,) = _ladder(tmp_path, 4, budgets=(10,))
-    lines = open(point.file).read().splitlines()
+    lines = Path(point.file).read_text().splitlines()
     game = json.loads(lines[index])
     game["winner"] = "white" if game["winner"] == "red" else "red"
     lines[index] = json.dumps(game)
     damaged = "\n".join(lines) + "\n"
-    open(point.file, "w").write(damaged)
+    Path(point.file).write_text(damaged)
     with pytest.raises(rosen.InvalidArgumentError, match=f"line {line} is not a game record.*winner"):
         _ladder(tmp_path, 4, budgets=(10,))
-    assert open(point.file).read() == damaged
+    assert Path(point.file).read_text() == damaged
 
 
 def test_a_ladder_begun_before_the_hashed_names_resumes(tmp_path):

@@ -2,6 +2,7 @@
 server that refuses bad requests with a 4xx JSON error and stays healthy."""
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -356,9 +357,10 @@ def test_a_client_gone_during_the_engines_move_stops_the_search():
 
     from rosen.web.background import running_server
 
-    with running_server() as url:
+    with running_server() as url, contextlib.ExitStack() as closing:
         host = urllib.parse.urlparse(url)
-        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=10)
+        conn = closing.enter_context(contextlib.closing(http.client.HTTPConnection(host.hostname, host.port,
+                                                                                   timeout=10)))
         conn.request("POST", "/api/games", json.dumps({"seed": 5, "time_ms": 60_000, "engine_seats": ["r"]}),
                      {"Content-Type": "application/json"})
         game = json.loads(conn.getresponse().read())
@@ -485,9 +487,10 @@ def test_a_client_gone_during_an_evaluation_stops_its_searches():
 
     fens = [rosen.Position.new(s).fen(hide_pile_order=True) for s in range(400)]  # the most it takes
     body = json.dumps({"fens": fens, "iterations": 20_000}).encode()
-    with running_server() as url:
+    with running_server() as url, contextlib.ExitStack() as closing:
         host = urllib.parse.urlparse(url)
-        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=10)
+        conn = closing.enter_context(contextlib.closing(http.client.HTTPConnection(host.hostname, host.port,
+                                                                                   timeout=10)))
         sock = socket.create_connection((host.hostname, host.port))
         sock.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                      + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
@@ -518,13 +521,15 @@ def test_ctrl_c_stops_rosen_serve_while_an_analysis_streams():
 
     proc = subprocess.Popen([sys.executable, "-m", "rosen", "serve", "--port", "0"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+    closing = contextlib.ExitStack()
     try:
         line = proc.stdout.readline()
         url = urllib.parse.urlparse(re.search(r"http://\S+", line).group(0))
-        conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+        conn = closing.enter_context(contextlib.closing(http.client.HTTPConnection(url.hostname, url.port,
+                                                                                   timeout=10)))
         fen = rosen.Position.new(2).fen(hide_pile_order=True)
         conn.request("GET", "/api/analyse?" + urllib.parse.urlencode({"fen": fen}))
-        stream = conn.getresponse()
+        stream = closing.enter_context(contextlib.closing(conn.getresponse()))
         assert stream.status == 200 and stream.readline().startswith(b"event: start")
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
@@ -532,9 +537,12 @@ def test_ctrl_c_stops_rosen_serve_while_an_analysis_streams():
         assert time.monotonic() - sent < 15  # the stream is told at once; 3 s of grace at most otherwise
         assert "Traceback" not in proc.stderr.read()
     finally:
+        closing.close()
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
 
 
 def test_misspelt_fields_are_named_not_ignored(client):

@@ -191,9 +191,9 @@ void bind_lovagok(py::module_& parent) {
         const std::vector<double> u = utility_data(utilities, "utilities", 2);
         check_attempt(dice, rerolls);
         check_cards_mask(cards_mask);
-        const int n = static_cast<int>(utilities.shape(0));
-        py::array_t<double> values(n);
-        py::array_t<double> dists({n, lv::kNumResults});
+        const size_t n = static_cast<size_t>(utilities.shape(0));
+        py::array_t<double> values(static_cast<py::ssize_t>(n));
+        py::array_t<double> dists({static_cast<py::ssize_t>(n), py::ssize_t(lv::kNumResults)});
         double* pv = values.mutable_data();
         double* pd = dists.mutable_data();
         {

@@ -15,6 +15,7 @@
 #include "rosenkoenig/notation.h"
 #include "selfplay/columns.h"
 #include "selfplay/selfplay.h"
+#include "uninitialised.h"
 
 namespace py = pybind11;
 using namespace rosen;
@@ -168,4 +169,6 @@ void bind_selfplay(py::module_& m) {
         return names;
     }, "The text of every Move byte (plays, heroes, draw, pass, draw:CARD; '' for the others), to turn move "
        "arrays into records.");
+    // A flag made by __new__ alone held an atomic that was never constructed: a stop read garbage.
+    rosen::bindings::refuse_uninitialised<StopFlag>();
 }

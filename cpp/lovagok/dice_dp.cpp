@@ -114,10 +114,11 @@ void beat_table(double* out) {
     for (unsigned mask = 0; mask < kNumCardSets; ++mask) beat_table(mask, out + mask * (kMaxRerolls + 1) * 7 * kNumResults);
 }
 
-void solve_batch(const double* utilities, int n, int rerolls, int dice, unsigned cards_mask,
+void solve_batch(const double* utilities, size_t n, int rerolls, int dice, unsigned cards_mask,
                  double* values, double* distributions) {
     DiceDP& dp = scratch();
-    for (int i = 0; i < n; ++i) {
+    // size_t: from row 2^31 / kNumResults an int offset overflowed, before the arrays' start.
+    for (size_t i = 0; i < n; ++i) {
         dp.solve(utilities + i * kNumResults, cards_mask, rerolls);
         values[i] = dp.value(dice, rerolls);
         dp.distribution(dice, rerolls, distributions + i * kNumResults);

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "lovagok/dice_states.h"
@@ -72,7 +73,7 @@ void beat_table(double* out);
 void beat_table(unsigned cards_mask, double* out);
 
 // Optimal value and final-result distribution for each of n utilities (n x kNumResults).
-void solve_batch(const double* utilities, int n, int rerolls, int dice, unsigned cards_mask,
+void solve_batch(const double* utilities, size_t n, int rerolls, int dice, unsigned cards_mask,
                  double* values, double* distributions);
 
 }  // namespace rosen::lovagok

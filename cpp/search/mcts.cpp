@@ -80,6 +80,14 @@ void Searcher::limit_reuse(uint64_t time_ms) {
 SearchResult Searcher::search(const Position& position, uint64_t iterations, uint64_t time_ms, uint64_t stream) {
     if (iterations == 0 && time_ms == 0)
         throw ArgumentError("iterations", "iterations: both iterations and time_ms are 0; set at least one budget");
+    // This call's budget bypasses SearchParams' checks: held to the same ranges (a larger time_ms
+    // overflowed the deadline into the past, and the search returned at once).
+    if (iterations > kMaxIterations)
+        throw ArgumentError("iterations", "iterations: expected 0.." + std::to_string(kMaxIterations) + ", got " +
+                                              std::to_string(iterations));
+    if (time_ms > kMaxTimeMs)
+        throw ArgumentError("time_ms", "time_ms: expected 0.." + std::to_string(kMaxTimeMs) + ", got " +
+                                           std::to_string(time_ms));
     std::lock_guard<std::mutex> lock(searching_);
     // Nothing below ever sees the pile order: the root is a public view (R14).
     const Position root = public_view(position);

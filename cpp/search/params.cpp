@@ -34,8 +34,9 @@ bool enumerated(const ParamInfo& info) { return !info.choices[0].empty(); }
 }  // namespace
 
 const std::array<ParamInfo, 21> kParamInfo = {{
-    {"iterations", &P::iterations, 0, 1e15, {}, "playouts over all threads; 0 = no limit (then time_ms must be set)"},
-    {"time_ms", &P::time_ms, 0, 1e9, {}, "wall-clock budget in milliseconds; 0 = no limit"},
+    {"iterations", &P::iterations, 0, double(kMaxIterations), {},
+     "playouts over all threads; 0 = no limit (then time_ms must be set)"},
+    {"time_ms", &P::time_ms, 0, double(kMaxTimeMs), {}, "wall-clock budget in milliseconds; 0 = no limit"},
     {"exploration", &P::exploration, 0, 100, {}, "the UCT constant c in q + c * sqrt(ln N / n); rewards lie in [0, 1]"},
     {"prior_weight", &P::prior_weight, 0, 1e4, {},
      "progressive bias: + prior_weight * prior / (visits + 1) in selection, priors from the heuristic policy"},

@@ -225,7 +225,11 @@ void Tree::iterate(const SearchParams& p, Rng& rng, TreeStats& stats) {
     Position pos = root_pos_;
     uint32_t n = 0;
     path[len++] = 0;
-    uint8_t movers[kMaxPath];  // colour to move at path[i] (chance nodes: unused)
+    // Colour to move at path[i], set at each decision node the walk goes on from; a finished
+    // game's node gets none. Left uninitialised (not a memset of 1 KiB per iteration): the backups
+    // read it only at decision nodes with children, and a finished game's node is never expanded
+    // (the loop below breaks on pos.over before expanding).
+    uint8_t movers[kMaxPath];
     int depth = 0;
     bool expanded = false;
     while (len < kMaxPath - 1) {

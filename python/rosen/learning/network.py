@@ -374,6 +374,13 @@ def forward_numpy(net: Network, features: Any, legal_mask: Any) -> Tuple[np.ndar
     if mask.dtype != np.bool_ or mask.shape != (x.shape[0], ACTIONS):
         raise InvalidArgumentError(f"legal_mask: expected bool ({x.shape[0]}, {ACTIONS}), got {mask.dtype} "
                                    f"{_shape_text(mask.shape)}", "legal_mask")
+    # The network reads float32 inputs: inf or NaN (or a value float32 cannot hold) made NaN outputs
+    # without a word, or a RuntimeWarning from inside the matrix products.
+    bad = ~(np.abs(x) <= np.finfo(np.float32).max)
+    if bad.any():
+        row, col = (int(i) for i in np.argwhere(bad)[0])
+        raise InvalidArgumentError(f"features: expected finite float32 values, got {float(x[row, col])!r} at row {row}, "
+                                   f"column {col}", "features")
     f64 = {f.name: np.asarray(getattr(net, f.name), np.float64) for f in fields(net)
            if f.name in WEIGHTS and f.name != "margin_scale"}
     h1 = np.maximum(x @ f64["w1"].T + f64["b1"], 0.0)
