@@ -149,14 +149,14 @@ using ParamMember = std::variant<uint64_t SearchParams::*, int SearchParams::*, 
                                  RolloutPolicy SearchParams::*, RewardKind SearchParams::*,
                                  MinimaxValues SearchParams::*>;
 
-// One field: its name (as in Python and agent specs), where it lives, the inclusive range of
-// numbers it accepts (the ranges keep every value finite in the search's float arithmetic), the
-// words of an enumerated field in enum order, and a one-line description.
 // The budgets' ranges (kParamInfo's, and a search call's own budget: Searcher::search). Beyond
 // 9.2e12 ms a deadline overflows the clock's nanoseconds and lies in the past.
 constexpr uint64_t kMaxIterations = 1'000'000'000'000'000;
 constexpr uint64_t kMaxTimeMs = 1'000'000'000;
 
+// One field: its name (as in Python and agent specs), where it lives, the inclusive range of
+// numbers it accepts (the ranges keep every value finite in the search's float arithmetic), the
+// words of an enumerated field in enum order, and a one-line description.
 struct ParamInfo {
     std::string_view name;
     ParamMember member;

@@ -379,8 +379,8 @@ def forward_numpy(net: Network, features: Any, legal_mask: Any) -> Tuple[np.ndar
     bad = ~(np.abs(x) <= np.finfo(np.float32).max)
     if bad.any():
         row, col = (int(i) for i in np.argwhere(bad)[0])
-        raise InvalidArgumentError(f"features: expected finite float32 values, got {float(x[row, col])!r} at row {row}, "
-                                   f"column {col}", "features")
+        raise InvalidArgumentError(f"features: expected finite float32 values, got {float(x[row, col])!r} "
+                                   f"at row {row}, column {col}", "features")
     f64 = {f.name: np.asarray(getattr(net, f.name), np.float64) for f in fields(net)
            if f.name in WEIGHTS and f.name != "margin_scale"}
     h1 = np.maximum(x @ f64["w1"].T + f64["b1"], 0.0)
