@@ -1,15 +1,21 @@
 #include "notation.h"
 
-#include <cctype>
 #include <vector>
 
 namespace rosen {
 
 namespace {
 
+// ASCII only, not <cctype>: those follow the C locale a host program may set, and under a Turkish
+// one tolower('I') is not 'i' (crown square I9 was refused), while Latin-1 locales count byte 0xA0
+// as a space.
+constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
+constexpr char ascii_upper(char c) { return c >= 'a' && c <= 'z' ? char(c - 'a' + 'A') : c; }
+constexpr bool ascii_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
 std::string lower(std::string_view s) {
     std::string out(s);
-    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : out) c = ascii_lower(c);
     return out;
 }
 
@@ -48,9 +54,9 @@ std::vector<std::string_view> split_whitespace(std::string_view s) {
     std::vector<std::string_view> parts;
     size_t i = 0;
     while (i < s.size()) {
-        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        while (i < s.size() && ascii_space(s[i])) ++i;
         size_t j = i;
-        while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+        while (j < s.size() && !ascii_space(s[j])) ++j;
         if (j > i) parts.push_back(s.substr(i, j - i));
         i = j;
     }
@@ -86,7 +92,7 @@ std::string square_name(int sq) {
 
 int parse_square(std::string_view text) {
     if (text.size() != 2) return -1;
-    const int f = std::tolower(static_cast<unsigned char>(text[0])) - 'a';
+    const int f = ascii_lower(text[0]) - 'a';
     const int r = text[1] - '1';
     if (f < 0 || f >= kFiles || r < 0 || r >= kRanks) return -1;
     return square_of(f, r);
@@ -101,7 +107,7 @@ int parse_card(std::string_view text) {
     const char d = text.back();
     if (d < '1' || d > '3') return -1;
     std::string dir = lower(text.substr(0, text.size() - 1));
-    for (char& c : dir) c = char(std::toupper(static_cast<unsigned char>(c)));
+    for (char& c : dir) c = ascii_upper(c);
     for (int i = 0; i < 8; ++i)
         if (kDirectionNames[i] == dir) return make_card(i, d - '0');
     return -1;
@@ -129,8 +135,8 @@ std::string format_move(Move m) {
 Move parse_move(std::string_view text) {
     // Surrounding whitespace is ignored, as in a position line (docs/notation.md); inner is not.
     std::string_view core = text;
-    while (!core.empty() && std::isspace(static_cast<unsigned char>(core.front()))) core.remove_prefix(1);
-    while (!core.empty() && std::isspace(static_cast<unsigned char>(core.back()))) core.remove_suffix(1);
+    while (!core.empty() && ascii_space(core.front())) core.remove_prefix(1);
+    while (!core.empty() && ascii_space(core.back())) core.remove_suffix(1);
     const std::string s = lower(core);
     if (s == "draw") return kDraw;
     if (s == "pass") return kPass;
@@ -215,7 +221,7 @@ Position parse_position(std::string_view text, Reshuffle reshuffle, uint64_t see
         const int r = kRanks - 1 - i;
         int f = 0;
         for (char ch : ranks[i]) {
-            const char c = char(std::tolower(static_cast<unsigned char>(ch)));
+            const char c = ascii_lower(ch);
             if (c >= '1' && c <= '9') {
                 f += c - '0';
             } else if ((c == 'r' || c == 'w') && f < kFiles) {

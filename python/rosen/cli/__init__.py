@@ -7,10 +7,11 @@ the entry point (and what the tests call): a bad argument prints one line and re
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import os
 import sys
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 from .. import __version__
 from ..engine.client import EngineError
@@ -44,10 +45,42 @@ def _plain_descriptions(parser: argparse.ArgumentParser) -> None:
                 _plain_descriptions(child)
 
 
+@contextlib.contextmanager
+def _escaping_stdout() -> Iterator[None]:
+    """Text standard output cannot encode (a run folder named in CJK under an ASCII or Latin-1
+    stdout, a file name that is not UTF-8) is written escaped, as stderr's is: it raised
+    UnicodeEncodeError, a ValueError, and a finished command reported an error with status 2."""
+    stream = sys.stdout
+    errors = getattr(stream, "errors", None)
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is None or errors not in ("strict", None):
+        yield  # already lenient (surrogateescape under the C locale), or not a text stream we can set
+        return
+    try:
+        reconfigure(errors="backslashreplace")
+    except (ValueError, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            reconfigure(errors=errors)
+        except (ValueError, OSError):
+            pass
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``rosen`` on ``argv`` (default: the command line) and return the exit status instead of exiting:
     the command's own, argparse's (0 after ``--help``, 2 for a bad argument), 2 for a command's error
     (one line on stderr), 130 after Ctrl-C, 1 when the reader of standard output went away."""
+    if sys.stdout is not None:
+        with _escaping_stdout():
+            return _main(argv)
+    return _main(argv)
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     # A closed standard stream is None in Python, and fails in odd places later (a progress bar's
     # isatty, input()): no input reads as its end, no stderr as writing nowhere; with no stdout
     # there is nowhere to report to, which is an error, not a silent success.
