@@ -277,7 +277,9 @@ def poke(name, index, value):
     (put("format", np.array(1)), "format", "expected a str"),
     (put("format_version", np.array(2)), "format_version", "expected 1 .*, got 2"),
     (put("format_version", np.array(1.0)), "format_version", "expected an int64 scalar"),
-    (put("encoder_version", np.array(1)), "encoder_version", "expected this rosen.s ENCODER_VERSION 2, got 1"),
+    # and what to do: it said only what was wrong
+    (put("encoder_version", np.array(1)), "encoder_version",
+     "expected this rosen.s ENCODER_VERSION 2, got 1 .in .*; train it anew on its self-play runs"),
     (put("layout", np.array("planes")), "layout", "expected 'flat', got 'planes'"),
     (put("architecture", np.array("resnet")), "architecture", "expected 'mlp', got 'resnet'"),
 ])

@@ -312,7 +312,8 @@ def test_games_files_are_json_lines_as_json_dumps_writes_them():
 def test_a_network_overwritten_under_the_same_path_is_another_run(tmp_path, monkeypatch):
     # run.json records the network by content, so resuming after the file named by evaluator=
     # was replaced (say, a loop's best.npz promoted anew) is refused instead of mixing two
-    # networks' shards; a run without the record (written before it existed) resumes as it did.
+    # networks' shards; a run without the record (written before it existed) is refused too: it
+    # was resumed on trust, and took the overwritten network.
     from rosen.learning import random_network, save_network
 
     monkeypatch.chdir(tmp_path)
@@ -328,7 +329,8 @@ def test_a_network_overwritten_under_the_same_path_is_another_run(tmp_path, monk
     run = json.loads((tmp_path / "run" / "run.json").read_text())
     del run["network_sha256"]
     (tmp_path / "run" / "run.json").write_text(json.dumps(run, indent=1) + "\n")
-    assert len(write_run("run", 2, **settings)) == 2  # resumed: the missing shard played
+    with pytest.raises(ValueError, match=r"does not record which network its evaluator= named"):
+        write_run("run", 2, **settings)
     assert records.network_digest("mcts:iterations=20") is None and records.network_digest("greedy") is None
 
 

@@ -29,14 +29,20 @@ def test_a_run_records_its_engine_and_another_build_does_not_resume_it(tmp_path,
         sp.write_run(tmp_path, 4, shard_games=1, **RUN)
 
 
-def test_a_run_written_before_the_fingerprint_resumes_as_it_was(tmp_path):
+def test_a_run_written_before_the_fingerprint_is_read_but_not_resumed(tmp_path):
+    # It was resumed on trust, and the builds of 30 Nov, 3 Dec and 5 Dec all played other games than
+    # today's: the run mixed two engines unmarked, and verify said ok.
     sp.write_run(tmp_path, 2, shard_games=1, **RUN)
     run = json.loads((tmp_path / "run.json").read_text())
     del run["engine"]
     (tmp_path / "run.json").write_text(json.dumps(run, indent=1) + "\n")
-    (tmp_path / "manifest.jsonl").write_text("")
-    assert len(sp.write_run(tmp_path, 2, shard_games=1, **RUN)) == 2
-    assert "engine" not in json.loads((tmp_path / "run.json").read_text())
+    manifest = (tmp_path / "manifest.jsonl").read_text()
+    (tmp_path / "manifest.jsonl").write_text(manifest.splitlines(keepends=True)[0])  # cut short after shard 0
+    with pytest.raises(ValueError, match=r"does not record which build of rosen wrote it \(no engine fingerprint: "
+                                         r"before 6 Dec 2026\).*finish it with the build that began it"):
+        sp.write_run(tmp_path, 2, shard_games=1, **RUN)
+    assert (tmp_path / "manifest.jsonl").read_text() == manifest.splitlines(keepends=True)[0]  # nothing written
+    assert len(records.load_dir(tmp_path).games) == 1  # and it reads as ever
 
 
 def test_a_worker_that_computes_otherwise_refuses_the_shard():

@@ -170,6 +170,27 @@ def test_a_tampered_result_is_found_by_replaying_the_games(tmp_path, index, line
     assert Path(point.file).read_text() == damaged
 
 
+@pytest.mark.parametrize("engine", [None, "0123456789abcdef"], ids=["none recorded", "another"])
+def test_games_another_build_played_are_not_resumed(tmp_path, engine):
+    # A ladder resumed by another build mixed two engines' games in one point, with nothing to show
+    # it (the builds of 3 and 5 Dec played other games than today's at the same seeds).
+    from rosen.selfplay.engine_id import engine_fingerprint
+    (point,) = _ladder(tmp_path, 4, budgets=(10,))
+    games = [json.loads(line) for line in Path(point.file).read_text().splitlines()]
+    assert [g["engine"] for g in games] == [engine_fingerprint()] * 4
+    for g in games[2:]:
+        g.pop("engine")
+        if engine is not None:
+            g["engine"] = engine
+    damaged = "".join(json.dumps(g) + "\n" for g in games)
+    Path(point.file).write_text(damaged)
+    by = "which recorded no engine fingerprint" if engine is None else "another build of rosen .engine fingerprint"
+    with pytest.raises(rosen.InvalidArgumentError, match=f"line 3 was played by .*{by}.*finish the ladder with "
+                                                         "that build, or remove the file"):
+        _ladder(tmp_path, 8, budgets=(10,))
+    assert Path(point.file).read_text() == damaged
+
+
 def test_a_ladder_begun_before_the_hashed_names_resumes(tmp_path):
     from rosen.bench.ladder import _legacy_name
     (point,) = _ladder(tmp_path, 4, budgets=(10,))

@@ -27,6 +27,7 @@ from ..errors import InvalidArgumentError
 from ..match.game import GameRecord, replay
 from ..match.records import jsonl_writer
 from ..match.runner import MatchResult, run_match
+from ..selfplay.engine_id import engine_fingerprint
 from .runner import budget_spec
 
 SUMMARY = "ladder.jsonl"
@@ -70,10 +71,12 @@ def point_name(spec: str, anchor: str) -> str:
     return _safe_name(spec, anchor)[:160] + "-" + digest
 
 
-def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str) -> List[GameRecord]:
+def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str,
+                engine: Optional[str] = None) -> List[GameRecord]:
     """The complete pairs of an earlier run of this match, each game replayed; an unfinished last
     line (the run was killed while writing) or a lone game of an unfinished pair is dropped. Any
-    other line that is not a game of this match is an error, not something to overwrite."""
+    other line that is not a game of this match is an error, not something to overwrite; with
+    ``engine`` (a fingerprint), so is a game another build of rosen played."""
     if not path.exists():
         return []
     try:
@@ -102,6 +105,15 @@ def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, res
             raise InvalidArgumentError(
                 f"out: {str(path)!r} line {number} is not game {game} of {spec} against {anchor} with seed "
                 f"{seed}, {players} players, {reshuffle} reshuffle; remove it or choose another --out", "out")
+        there = record.extra.get("engine")
+        if engine is not None and there != engine:
+            # Resumed by another build, a point once mixed two engines' games, unmarked.
+            by = ("a rosen from before 7 Dec 2026, which recorded no engine fingerprint" if there is None else
+                  f"another build of rosen (engine fingerprint {there!r} there, {engine!r} here)")
+            raise InvalidArgumentError(
+                f"out: {str(path)!r} line {number} was played by {by}; a point of two engines' games measures "
+                "neither: finish the ladder with that build, or remove the file (or choose another --out) to play "
+                "the point anew", "out")
         games.append(record)
     return games[: len(games) // 2 * 2]
 
@@ -154,15 +166,20 @@ def run_point(config: str, budget_kind: str, budget: int, anchor: str, *, games:
     spec = str(budget_spec(config, budget_kind, budget))
     path = out / (point_name(spec, anchor) + ".jsonl")
     _adopt_legacy_file(path, spec, anchor, seed, players, reshuffle)
+    engine = engine_fingerprint()  # each game records the engine that played it
     # A smaller --games uses the first games of the file and keeps the rest on disk (they were cut
     # from it once, with no word).
-    kept = _load_games(path, spec, anchor, seed, players, reshuffle)
+    kept = _load_games(path, spec, anchor, seed, players, reshuffle, engine)
     _rewrite(path, kept)
     old = kept[:games]
     result = MatchResult(a=spec, b=anchor, seed=seed, players=players, reshuffle=reshuffle, games=list(old))
     if len(old) < games:
         with open(path, "a", encoding="utf-8") as f:
-            write = jsonl_writer(f)
+            write_line = jsonl_writer(f)
+
+            def write(record: GameRecord) -> None:
+                record.extra["engine"] = engine
+                write_line(record)
             # What the progress callback sees: the kept games and the new ones, one result that grows
             # (its totals are counted as it grows, not again after every pair).
             shown = MatchResult(a=spec, b=anchor, seed=seed, players=players, reshuffle=reshuffle, games=list(old))

@@ -165,7 +165,10 @@ def _check(arrays: Mapping[str, Any], source: str, strict: bool) -> Network:
         if got != expected:
             what = {"encoder_version": f"this rosen's ENCODER_VERSION {expected}",
                     "format_version": f"{expected} (this rosen reads version {expected} only)"}.get(name, repr(expected))
-            raise _error(name, f"expected {what}, got {got!r}", source)
+            # What to do about it: a network reads one encoding of positions only.
+            remedy = ("; train it anew on its self-play runs (rosen train re-encodes their rows), or use the rosen "
+                      "it was trained with" if name == "encoder_version" else "")
+            raise InvalidArgumentError(f"{name}: expected {what}, got {got!r}{_where(source)}{remedy}", name)
     weights: Dict[str, np.ndarray] = {}
     for name in WEIGHTS:
         value = arrays[name]

@@ -407,7 +407,16 @@ def _open_run_dir(directory: Path, run: Dict[str, Any]) -> None:
         before = read_run(directory)
         for key in sorted(set(before) | set(run)):
             if key in ("network_sha256", "engine") and key not in before:
-                continue  # a run written before these were recorded: resumed on trust, as it was
+                # A run written before these were recorded (the network's digest since 5 Dec 2026,
+                # the engine's fingerprint since 6 Dec) was once resumed on trust: every earlier
+                # build tried played other games than today's, mixed into the run unmarked.
+                what = ("which network its evaluator= named (no network_sha256: before 5 Dec 2026)"
+                        if key == "network_sha256" else "which build of rosen wrote it (no engine fingerprint: "
+                        "before 6 Dec 2026), and earlier builds play other games than this one")
+                raise InvalidArgumentError(
+                    f"path: {os.fspath(directory)!r} holds a run whose {RUN_FILE} does not record {what}; this build "
+                    "does not add to it: finish it with the build that began it, or use another directory "
+                    "(rosen selfplay inspect/verify and rosen train read it as ever)", "path")
             if key == "engine" and before[key] != run[key]:
                 raise InvalidArgumentError(
                     f"path: {os.fspath(directory)!r} holds a run written by another build of rosen (engine fingerprint "
