@@ -98,7 +98,7 @@ def test_the_core_reads_and_writes_text_without_the_locale():
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "ascii:surrogateescape"])
 def test_a_folder_name_stdout_cannot_encode_is_printed_escaped(tmp_path, encoding):
     # The summary of a finished run raised UnicodeEncodeError (a ValueError): status 2, the line lost.
     out = tmp_path / "sp \u6f22"

@@ -185,10 +185,14 @@ def test_games_another_build_played_are_not_resumed(tmp_path, engine):
     damaged = "".join(json.dumps(g) + "\n" for g in games)
     Path(point.file).write_text(damaged)
     by = "which recorded no engine fingerprint" if engine is None else "another build of rosen .engine fingerprint"
-    with pytest.raises(rosen.InvalidArgumentError, match=f"line 3 was played by .*{by}.*finish the ladder with "
+    with pytest.raises(rosen.InvalidArgumentError, match=f"game 2 was played by .*{by}.*finish the ladder with "
                                                          "that build, or remove the file"):
         _ladder(tmp_path, 8, budgets=(10,))
     assert Path(point.file).read_text() == damaged
+    # A finished point adds nothing: it is reported again from whatever build played it.
+    (again,) = _ladder(tmp_path, 4, budgets=(10,))
+    assert again.resumed == 4 and (again.wins, again.losses) == (point.wins, point.losses)
+    assert [json.loads(line) for line in Path(point.file).read_text().splitlines()] == games
 
 
 def test_a_ladder_begun_before_the_hashed_names_resumes(tmp_path):
@@ -204,6 +208,20 @@ def test_a_ladder_begun_before_the_hashed_names_resumes(tmp_path):
     path.unlink()
     (fresh,) = _ladder(tmp_path, 4, budgets=(10,))
     assert fresh.resumed == 0 and legacy.exists()
+    # Files under the old name come from builds before 5 Dec, which recorded no engine: adding
+    # games to one is refused with the directory unchanged (it was renamed first, then refused);
+    # a finished one is taken over and reported.
+    old_games = "".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "engine"}) + "\n"
+                        for line in path.read_text().splitlines())
+    legacy.write_text(old_games)
+    path.unlink()
+    with pytest.raises(rosen.InvalidArgumentError, match="game 0 was played by a rosen from before 7 Dec 2026"):
+        _ladder(tmp_path, 8, budgets=(10,))
+    assert legacy.read_text() == old_games and not path.exists()
+    (taken,) = _ladder(tmp_path, 4, budgets=(10,))
+    assert taken.resumed == 4 and not legacy.exists()
+    assert [json.loads(line) for line in path.read_text().splitlines()] == [json.loads(line) for line in
+                                                                          old_games.splitlines()]
 
 
 def test_a_directory_where_a_file_should_be_is_a_one_line_error(tmp_path, capsys):

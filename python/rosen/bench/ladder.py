@@ -71,12 +71,10 @@ def point_name(spec: str, anchor: str) -> str:
     return _safe_name(spec, anchor)[:160] + "-" + digest
 
 
-def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str,
-                engine: Optional[str] = None) -> List[GameRecord]:
+def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str) -> List[GameRecord]:
     """The complete pairs of an earlier run of this match, each game replayed; an unfinished last
     line (the run was killed while writing) or a lone game of an unfinished pair is dropped. Any
-    other line that is not a game of this match is an error, not something to overwrite; with
-    ``engine`` (a fingerprint), so is a game another build of rosen played."""
+    other line that is not a game of this match is an error, not something to overwrite."""
     if not path.exists():
         return []
     try:
@@ -105,15 +103,6 @@ def _load_games(path: Path, spec: str, anchor: str, seed: int, players: int, res
             raise InvalidArgumentError(
                 f"out: {str(path)!r} line {number} is not game {game} of {spec} against {anchor} with seed "
                 f"{seed}, {players} players, {reshuffle} reshuffle; remove it or choose another --out", "out")
-        there = record.extra.get("engine")
-        if engine is not None and there != engine:
-            # Resumed by another build, a point once mixed two engines' games, unmarked.
-            by = ("a rosen from before 7 Dec 2026, which recorded no engine fingerprint" if there is None else
-                  f"another build of rosen (engine fingerprint {there!r} there, {engine!r} here)")
-            raise InvalidArgumentError(
-                f"out: {str(path)!r} line {number} was played by {by}; a point of two engines' games measures "
-                "neither: finish the ladder with that build, or remove the file (or choose another --out) to play "
-                "the point anew", "out")
         games.append(record)
     return games[: len(games) // 2 * 2]
 
@@ -128,21 +117,31 @@ def _legacy_name(spec: str, anchor: str) -> str:
     return _safe_name(spec, anchor)[:200]
 
 
-def _adopt_legacy_file(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str) -> None:
-    """A ladder begun by an older rosen resumes too: its point file, under the old name, is moved
-    to the new one when it holds this match's games (the old name may be another match's)."""
+def _legacy_file(path: Path, spec: str, anchor: str, seed: int, players: int, reshuffle: str) -> Optional[Path]:
+    """The point file of a ladder begun by an older rosen, under the old name, when there is no
+    file under the new one and it holds this match's games (the old name may be another match's)."""
     legacy = path.with_name(_legacy_name(spec, anchor) + ".jsonl")
     if path.exists() or not legacy.is_file():
-        return
+        return None
     try:
         _load_games(legacy, spec, anchor, seed, players, reshuffle)
     except InvalidArgumentError:
-        return  # another match's games: leave them be
-    try:
-        os.replace(legacy, path)
-    except OSError as exc:
-        raise InvalidArgumentError(f"out: cannot rename {str(legacy)!r} to {path.name!r} ({exc.strerror or exc})",
-                                   "out") from None
+        return None  # another match's games: leave them be
+    return legacy
+
+
+def _check_engine(path: Path, games: Sequence[GameRecord], engine: str) -> None:
+    """Games are added to a point only beside games this engine played: resumed by another build,
+    a point once mixed two engines' games, unmarked (earlier builds play other games at a seed)."""
+    for number, record in enumerate(games):
+        there = record.extra.get("engine")
+        if there != engine:
+            by = ("a rosen from before 7 Dec 2026, which recorded no engine fingerprint" if there is None else
+                  f"another build of rosen (engine fingerprint {there!r} there, {engine!r} here)")
+            raise InvalidArgumentError(
+                f"out: {str(path)!r} game {number} was played by {by}; more games beside it would make a point "
+                "of two engines' games, which measures neither: finish the ladder with that build, or remove the "
+                "file (or choose another --out) to play the point anew", "out")
 
 
 def _rewrite(path: Path, games: Sequence[GameRecord]) -> None:
@@ -165,13 +164,21 @@ def run_point(config: str, budget_kind: str, budget: int, anchor: str, *, games:
     """One match of the ladder, resumed from ``out`` if it was begun before."""
     spec = str(budget_spec(config, budget_kind, budget))
     path = out / (point_name(spec, anchor) + ".jsonl")
-    _adopt_legacy_file(path, spec, anchor, seed, players, reshuffle)
-    engine = engine_fingerprint()  # each game records the engine that played it
+    legacy = _legacy_file(path, spec, anchor, seed, players, reshuffle)
     # A smaller --games uses the first games of the file and keeps the rest on disk (they were cut
     # from it once, with no word).
-    kept = _load_games(path, spec, anchor, seed, players, reshuffle, engine)
-    _rewrite(path, kept)
+    kept = _load_games(legacy or path, spec, anchor, seed, players, reshuffle)
     old = kept[:games]
+    engine = engine_fingerprint()  # each game records the engine that played it
+    if len(old) < games:  # a finished point is reported from any build's games; only adding mixes
+        _check_engine(legacy or path, old, engine)
+    if legacy is not None:  # taken over, under the new name, once nothing stands in the way
+        try:
+            os.replace(legacy, path)
+        except OSError as exc:
+            raise InvalidArgumentError(f"out: cannot rename {str(legacy)!r} to {path.name!r} "
+                                       f"({exc.strerror or exc})", "out") from None
+    _rewrite(path, kept)
     result = MatchResult(a=spec, b=anchor, seed=seed, players=players, reshuffle=reshuffle, games=list(old))
     if len(old) < games:
         with open(path, "a", encoding="utf-8") as f:

@@ -53,8 +53,10 @@ def _escaping_stdout() -> Iterator[None]:
     stream = sys.stdout
     errors = getattr(stream, "errors", None)
     reconfigure = getattr(stream, "reconfigure", None)
-    if reconfigure is None or errors not in ("strict", None):
-        yield  # already lenient (surrogateescape under the C locale), or not a text stream we can set
+    # surrogateescape (stdout under the C locale) writes back undecodable bytes only, and raises on
+    # other text it cannot encode as strict does; without an `errors` there is nothing to restore.
+    if reconfigure is None or not isinstance(errors, str) or errors not in ("strict", "surrogateescape"):
+        yield  # already lenient, or not a text stream whose handler can be set and restored
         return
     try:
         reconfigure(errors="backslashreplace")
