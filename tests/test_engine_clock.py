@@ -145,7 +145,7 @@ def test_limits_combine_clock_movetime_nodes_and_strength():
     both = limits_for(parse_go(["p1time", "63000", "p2time", "5", "movetime", "100"]), start, 500, 20_000)
     assert both.time_ms == 100 and both.iterations == 500
     white = start.play(start.legal_moves()[0])  # White's clock now (51 tokens left)
-    assert limits_for(parse_go(["p1time", "63000", "p2time", "6400", "p2inc", "40"]), white, None, 20_000).time_ms == \
+    assert limits_for(parse_go(["p1time", "63000", "p2time", "6400", "p1inc", "0", "p2inc", "40"]), white, None, 20_000).time_ms == \
         int((6400 - (turns_left(white) - decisions_left(white))) / (decisions_left(white) + 2) + 0.75 * 40)
     bare = limits_for(GoArgs(), start, None, 20_000)
     assert bare.iterations == 20_000 and bare.time_ms is None and not bare.infinite

@@ -314,6 +314,23 @@ def test_info_at_least_once_per_second_during_a_search(eng):
     assert roots[-1].iterations > roots[0].iterations
 
 
+@pytest.mark.parametrize("setup", [["go infinite nodes 10"], ["setoption name Strength value 1", "go infinite"]],
+                         ids=["limit reached", "a level's budget"])
+def test_an_infinite_search_past_its_limit_still_reports_once_a_second(eng, setup):
+    # Its work done, it waited for `stop` in silence: a frontend watching for `info` as PROTOCOL.md
+    # promises ("at least once per second") saw a dead engine.
+    eng.send("position startpos seed 6")
+    start = len(eng.sink.lines)
+    eng.send(*setup)
+    time.sleep(2.6)
+    assert eng.engine.searching
+    during = [line for line in eng.sink.lines[start:] if line.startswith("info depth")]
+    assert len(during) >= 3, eng.sink.lines[start:]
+    eng.send("stop")
+    out = eng.sink.lines[start:]
+    assert sum(line.startswith("bestmove") for line in out) == 1 and out[-1].startswith("bestmove")
+
+
 def test_infinite_search_waits_for_stop_and_answers_isready(eng):
     eng.send("position startpos seed 6")
     start = len(eng.sink.lines)
@@ -639,6 +656,9 @@ def test_engine_numbers_are_the_search_apis(eng):
 
 @pytest.mark.parametrize("words, message", [
     ("p1inc 10 p2inc 10", "go: p1inc and p2inc go with p1time and p2time"),
+    # PROTOCOL.md's grammar pairs them; a lone one was searched on, and the client wrote one
+    ("p1time 900 p2time 800 p2inc 5", "go: p1inc and p2inc come together"),
+    ("p1time 900 p2time 800 p1inc 5", "go: p1inc and p2inc come together"),
     ("nodes 5 nodes 6", "go: nodes given twice"),
     ("infinite infinite", "go: infinite given twice"),
 ])

@@ -76,7 +76,8 @@ def test_bestmove_and_go_round_trip():
     assert parse_bestmove(format_bestmove("H:NE2")) == "H:NE2"
     assert parse_bestmove(format_bestmove(None)) is None
     for go in (GoArgs(nodes=500), GoArgs(movetime=100, infinite=True),
-               GoArgs(p1time=1000, p2time=2000, p1inc=10, p2inc=20), GoArgs()):
+               GoArgs(p1time=1000, p2time=2000, p1inc=10, p2inc=20), GoArgs(),
+               GoArgs(p1time=1000, p2time=2000, p1inc=10)):  # written as a pair, as the grammar has it
         assert parse_go(go.format().split()[1:]) == go
         assert parse_go(go.format()) == go  # the whole line, as the docs' round trip says
 

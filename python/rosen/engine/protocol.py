@@ -311,9 +311,8 @@ class GoArgs:
             value = getattr(self, name)
             if value is not None:
                 words += [name, str(value)]
-        for name in ("p1inc", "p2inc"):
-            if getattr(self, name):
-                words += [name, str(getattr(self, name))]
+        if self.p1inc or self.p2inc:  # PROTOCOL.md's grammar: the two increments come as a pair
+            words += ["p1inc", str(self.p1inc), "p2inc", str(self.p2inc)]
         if self.infinite:
             words.append("infinite")
         return " ".join(words)
@@ -365,6 +364,8 @@ def parse_go(args: Union[str, Sequence[str]]) -> GoArgs:
         raise _error("go", "p1time and p2time come together", "p1time")
     if ("p1inc" in values or "p2inc" in values) and "p1time" not in values:  # PROTOCOL.md: increments follow the times
         raise _error("go", "p1inc and p2inc go with p1time and p2time (a clock), not alone", "p1inc")
+    if ("p1inc" in values) != ("p2inc" in values):  # [p1inc <ms> p2inc <ms>]: a lone one was taken, unsaid
+        raise _error("go", "p1inc and p2inc come together", "p1inc")
     return GoArgs(**values)  # type: ignore[arg-type]
 
 

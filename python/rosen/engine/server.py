@@ -416,7 +416,11 @@ class Engine:
         try:
             snapshot = searcher.run(position, limits, self._stop, progress, started=started)
             if limits.infinite:
-                self._stop.wait()  # `go infinite` answers only after `stop` (as in UCI)
+                # `go infinite` answers only after `stop` (as in UCI). Its limit reached, the search
+                # is still running for the frontend, so the figures keep coming at least once a
+                # second (PROTOCOL.md): it was silent until `stop`, a dead engine to a keep-alive.
+                while not self._stop.wait(INFO_INTERVAL_S):
+                    self._send(*snapshot.info_lines(multipv))
             # The info lines are the search's; a level below full strength may play another move.
             move = level_move(snapshot.best_move, position, *level)
             self._finish(*snapshot.info_lines(multipv), format_bestmove(move))
