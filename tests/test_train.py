@@ -477,6 +477,8 @@ def test_the_reinforcement_loop_checks_every_setting_before_it_runs(tmp_path, ca
     for extra, message in ((["--sprt", "abc"], "--sprt: expected 'elo0,elo1'"),
                            (["--sprt", "20,0"], "--sprt: expected elo0 < elo1"),
                            (["--gate-games", "3"], "--gate-games: expected an even number"),
+                           # F104: generation g's gate starts at deal 10**6 * (g + 1) + seed, one deal a pair
+                           (["--gate-games", "2000002"], "--gate-games: expected an even number from 2 to 2000000"),
                            (["--hidden", "abc"], "--hidden: expected two positive sizes"),
                            (["--selfplay-options", "'--bogus"], "--selfplay-options: No closing quotation"),
                            (["--epochs", "0"], "--epochs must be >= 1"),
@@ -581,6 +583,40 @@ def test_a_row_without_visits_has_no_policy_target(run_dir):
     rows["visits"][0] = 0
     got = from_rows(rows)
     assert got.policy_weight[0] == 0 and got.policy_weight[1] == rows["weight"][1]
+
+
+@pytest.mark.parametrize("first_game", [4_000_000_000, 2**32 + 7, 2**62 - 3])
+def test_a_run_that_starts_at_a_large_game_index_trains(tmp_path, first_game):
+    # F104: self-play takes --first-game up to 2**62 - games (a run split across machines), but
+    # training refused indices from 2**32 on and, below that, allocated a table as long as the
+    # largest index (4e9: 29.8 GiB for two games).
+    path = tmp_path / "run"
+    sp.write_run(path, 3, first_game=first_game, agent="random", seed=5, fsync=False)
+    games = sp.load_dir(path).games
+    assert sorted(g["game"] for g in games) == [first_game, first_game + 1, first_game + 2]
+    d = load_training_data([path])
+    by_index = {g["game"]: g["seed"] for g in games}
+    rows = sp.load_dir(path).rows
+    assert d.game.tolist() == [by_index[int(i)] for i in rows["game"]]  # each row keyed by its deal
+    assert len(set(d.game.tolist())) == 3
+
+
+def test_rows_of_a_game_missing_from_the_records_are_refused(run_dir):
+    rows = sp.load_dir(run_dir).rows
+    deals = {g["game"]: g["seed"] for g in sp.load_dir(run_dir).games}
+    last = max(deals)
+    with pytest.raises(rosen.InvalidArgumentError, match=f"row of game {last}: the game is not in the run's"):
+        from_rows(rows, 0, {k: v for k, v in deals.items() if k != last})
+    with pytest.raises(rosen.InvalidArgumentError, match="row of game 0: the game is not in the run's"):
+        from_rows(rows, 0, {})
+    # without deals the key is run * 2**32 + index: both must fit
+    with pytest.raises(rosen.InvalidArgumentError, match="run: expected"):
+        from_rows(rows, 2**32)
+    big = dict(rows, game=rows["game"] + 2**32)
+    with pytest.raises(rosen.InvalidArgumentError, match=r"game indices must be in 0..2\*\*32-1 without deals"):
+        from_rows(big)
+    assert from_rows(big, 0, {k + 2**32: v for k, v in deals.items()}).game.tolist() == \
+        from_rows(rows, 0, deals).game.tolist()
 
 
 def test_training_inputs_of_the_wrong_kind_are_named():

@@ -101,8 +101,11 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
     top = 2**63 - 1 - args.generations
     if not 0 <= args.seed <= top:
         p.error(f"--seed: expected 0..{top}, got {args.seed}")
-    if args.gate_games > 10**9:
-        p.error(f"--gate-games: expected an even number from 2 to 10**9, got {args.gate_games}")
+    # Generation g's gate plays the deal pairs from 10**6 * (g + 1) + seed on (below), one a pair:
+    # more than 2 * 10**6 games would replay the next generation's deals (F104).
+    if args.gate_games > 2 * 10**6:
+        p.error(f"--gate-games: expected an even number from 2 to 2000000 (each generation's gate has 10**6 "
+                f"deal pairs of its own), got {args.gate_games}")
     for option, command in (("selfplay_options", ["selfplay", "--out", "x"]), ("train_options", ["train"])):
         flag = f"--{option.replace('_', '-')}"
         try:

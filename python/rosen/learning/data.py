@@ -100,20 +100,26 @@ def from_rows(rows: Dict[str, np.ndarray], run: int = 0, deals: Any = None) -> T
     if np.any(value < 0):
         raise _data_error(f"row {int(np.argmax(value < 0))}: result must be 1, 0.5 or 0")
     game = np.asarray(rows["game"], dtype=np.int64)
-    if game.size and (game.min() < 0 or game.max() >= 2**32):
-        raise _data_error("game indices must be in 0..2**32-1")
+    if game.size and game.min() < 0:
+        raise _data_error(f"row {int(np.argmax(game < 0))}: game indices must be 0 or more")
     if deals is None:
+        # The key packs the run and the index into 64 bits, so each must fit in 32.
+        run = check_int("run", run, 0, 2**32 - 1)
+        if game.size and game.max() >= 2**32:
+            raise _data_error("game indices must be in 0..2**32-1 without deals (the key is run * 2**32 + index)")
         key = game.astype(np.uint64) + np.uint64(run) * np.uint64(2**32)
     else:
+        # Looked up in the sorted indices, not in a table as long as the largest index: a run
+        # split across machines starts at any `--first-game` up to 2**62 (F104).
         index = np.fromiter(deals.keys(), dtype=np.int64, count=len(deals))
-        lut = np.zeros(int(index.max(initial=-1)) + 1, dtype=np.uint64)
-        known = np.zeros(len(lut), dtype=bool)
-        lut[index] = np.fromiter((int(s) for s in deals.values()), dtype=np.uint64, count=len(deals))
-        known[index] = True
-        if game.size and (game.max() >= len(lut) or not known[game].all()):
-            unknown = int(game[(game >= len(lut)) | ~known[np.minimum(game, len(lut) - 1)]][0])
-            raise _data_error(f"row of game {unknown}: the game is not in the run's game records")
-        key = lut[game]
+        seeds = np.fromiter((int(s) for s in deals.values()), dtype=np.uint64, count=len(deals))
+        order = np.argsort(index, kind="stable")
+        index, seeds = index[order], seeds[order]
+        at = np.minimum(np.searchsorted(index, game), max(len(index) - 1, 0))
+        known = index[at] == game if len(index) else np.zeros(game.shape, dtype=bool)
+        if not known.all():
+            raise _data_error(f"row of game {int(game[~known][0])}: the game is not in the run's game records")
+        key = seeds[at]
     return TrainingData(
         features=encode(rows, layout="flat"),
         legal=legal,
