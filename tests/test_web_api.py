@@ -21,10 +21,13 @@ from rosen.web.app import create_app
 from rosen.web.sessions import Sessions
 from rosen.web.views import CARD_ORDER
 
+#: TestClient's default Host, "testserver", is not this machine: the app refuses it (F105).
+BASE = "http://127.0.0.1"
+
 
 @pytest.fixture
 def client():
-    with TestClient(create_app()) as c:
+    with TestClient(create_app(), base_url=BASE) as c:
         yield c
 
 
@@ -129,7 +132,7 @@ def test_bad_position_names_the_field(client):
 @settings(max_examples=150, deadline=None)
 @given(text=st.text(max_size=120))
 def test_no_text_gives_a_server_error(text):
-    with TestClient(create_app()) as c:
+    with TestClient(create_app(), base_url=BASE) as c:
         r = c.post("/api/position", json={"fen": text})
         assert r.status_code in (200, 400), r.text
         r = c.post("/api/position", content=text.encode("utf-8", "surrogatepass"))
@@ -161,7 +164,7 @@ def test_analysis_stops_on_request():
     sessions = Sessions()
     app = create_app(sessions)
     fen = rosen.Position.new(2).fen(hide_pile_order=True)
-    with TestClient(app) as c:
+    with TestClient(app, base_url=BASE) as c:
         result = {}
 
         def stream():
@@ -365,7 +368,7 @@ def test_a_client_gone_during_the_engines_move_stops_the_search():
                      {"Content-Type": "application/json"})
         game = json.loads(conn.getresponse().read())
         sock = socket.create_connection((host.hostname, host.port))
-        sock.sendall(f"POST /api/games/{game['id']}/engine HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n".encode())
+        sock.sendall(f"POST /api/games/{game['id']}/engine HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n".encode())
 
         def health():
             conn.request("GET", "/api/health")
@@ -492,7 +495,7 @@ def test_a_client_gone_during_an_evaluation_stops_its_searches():
         conn = closing.enter_context(contextlib.closing(http.client.HTTPConnection(host.hostname, host.port,
                                                                                    timeout=10)))
         sock = socket.create_connection((host.hostname, host.port))
-        sock.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        sock.sendall(b"POST /api/evaluate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                      + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
 
         def running():
@@ -570,7 +573,7 @@ def test_records_say_how_many_games_were_left_out(client):
 
 def test_a_search_beyond_the_limit_is_a_503_naming_busy():
     sessions = Sessions(max_searches=1)
-    with TestClient(create_app(sessions)) as c:
+    with TestClient(create_app(sessions), base_url=BASE) as c:
         g = new_game(c, engine_seats=["r"], iterations=50)  # red: the engine is to move
         sessions.searches.acquire()  # another client's search holds the one place
         try:
@@ -632,3 +635,71 @@ def test_evaluate_defaults_to_1000_iterations_and_gives_null_at_a_finished_game(
     assert default == client.post("/api/evaluate", json={"fens": [start, end], "iterations": 1000}).json()["red_winrates"]
     assert default[1] is None and 0 < default[0] < 1
     assert default[0] != client.post("/api/evaluate", json={"fens": [start], "iterations": 200}).json()["red_winrates"][0]
+
+
+# F105: other web sites kept out. A browser sends cross-site "simple" requests (a form post, a
+# text/plain fetch) without asking the server; any page could start searches until the server
+# was busy, or push the user's game out of its 64; a page re-pointed at 127.0.0.1 (DNS rebinding)
+# could read the answers too.
+
+def test_a_host_that_is_not_this_machine_is_refused(client):
+    assert client.get("/api/health", headers={"Host": "evil.example:8000"}).status_code == 400
+    assert client.post("/api/games", json={}, headers={"Host": "evil.example"}).status_code == 400
+    for host in ("127.0.0.1:8000", "localhost", "[::1]:8000"):
+        assert client.get("/api/health", headers={"Host": host}).status_code == 200, host
+    with TestClient(create_app(allowed_hosts=["*"]), base_url="http://evil.example") as c:  # --allow-remote
+        assert c.get("/api/health").status_code == 200
+
+
+@pytest.mark.parametrize("argv, evil_host", [([], 400), (["--host", "0.0.0.0", "--allow-remote"], 200)])
+def test_rosen_serve_answers_other_host_names_only_when_serving_other_machines(monkeypatch, capsys, argv, evil_host):
+    import uvicorn
+
+    from rosen.cli import main
+
+    served = []
+
+    def run(self):  # instead of listening: keep the app rosen serve built
+        served.append(self.config.app)
+        self.should_exit = True
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    assert main(["serve", "--port", "0", *argv]) == 0
+    with TestClient(served[0], base_url="http://evil.example") as c:
+        assert c.get("/api/health").status_code == evil_host
+    with TestClient(served[0], base_url=BASE) as c:
+        assert c.get("/api/health").status_code == 200
+
+
+def test_cross_site_requests_change_nothing(client):
+    games = len(client.app.state.sessions.games)
+    for headers, status, field in (
+            ({"Sec-Fetch-Site": "cross-site"}, 403, "request"),
+            ({"Sec-Fetch-Site": "same-site"}, 403, "request"),
+            ({"Origin": "http://evil.example"}, 403, "request"),
+            ({"Origin": "null"}, 403, "request"),                       # a sandboxed frame, a file
+            ({"Content-Type": "text/plain;charset=UTF-8"}, 415, "body"),  # what needs no preflight
+            ({"Content-Type": "application/x-www-form-urlencoded"}, 415, "body"),
+            ({"Content-Type": "multipart/form-data; boundary=x"}, 415, "body")):
+        r = client.post("/api/games", content=b'{"engine_seats": []}', headers=headers)
+        assert r.status_code == status and r.json()["field"] == field, (headers, r.text)
+    assert client.get("/api/analyse?fen=x", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
+    assert len(client.app.state.sessions.games) == games
+    # the page itself: same origin, JSON (or no body); a script without browser headers
+    same = {"Origin": BASE, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/json"}
+    game = client.post("/api/games", content=b'{"engine_seats": []}', headers=same)
+    assert game.status_code == 201
+    move = game.json()["position"]["legal_moves"][0]["move"]
+    assert client.post(f"/api/games/{game.json()['id']}/move", json={"move": move},
+                       headers={"Origin": BASE, "Sec-Fetch-Site": "same-origin"}).status_code == 200
+    assert client.post("/api/games", content=b"").status_code == 201
+    assert client.get("/", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200  # a link to the page
+
+
+def test_no_page_may_frame_the_app_and_nothing_is_sniffed(client):
+    for r in (client.get("/"), client.get("/api/health"), client.get("/static/app.js"),
+              client.post("/api/games", content=b"x", headers={"Content-Type": "text/plain"})):
+        assert r.headers["x-frame-options"] == "DENY"
+        assert r.headers["content-security-policy"] == "frame-ancestors 'none'"
+        assert r.headers["x-content-type-options"] == "nosniff"
+

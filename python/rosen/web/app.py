@@ -13,7 +13,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator, Dict, Optional
+from typing import Any, AsyncIterator, Dict, Optional, Sequence
 
 from ..errors import require_extra
 
@@ -21,6 +21,8 @@ require_extra(__name__, "web", "starlette")
 
 from starlette.applications import Starlette  # after the check, which names the extra
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, Response, StreamingResponse
 from starlette.responses import JSONResponse as _StarletteJSON
@@ -30,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from .. import __version__, _json
 from ..errors import RosenError, check_int
 from . import views
+from .guard import LOCAL_HOSTS, BrowserGuard
 from .sessions import (
     MAX_SEARCHES,
     Sessions,
@@ -97,8 +100,10 @@ def sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEARCHES) -> Starlette:
-    """The app; ``sessions`` may be given to look inside it (tests)."""
+def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEARCHES,
+               allowed_hosts: Sequence[str] = LOCAL_HOSTS) -> Starlette:
+    """The app; ``sessions`` may be given to look inside it (tests). ``allowed_hosts``: the Host
+    names it answers (default: this machine's; ``["*"]`` any, as ``rosen serve --allow-remote``)."""
     state = sessions if sessions is not None else Sessions(max_searches=max_searches)
     executor = ThreadPoolExecutor(max_workers=state.searches.limit + 2, thread_name_prefix="rosen-web-search")
     shutting_down = threading.Event()
@@ -264,7 +269,10 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
         Route("/api/evaluate", evaluate_positions, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+    # Other web sites kept out (guard.py, F105): the Host must name this machine (a request with
+    # another gets Starlette's plain-text 400), and BrowserGuard refuses cross-site API requests.
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)), Middleware(BrowserGuard)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers={
         WebError: web_error, RosenError: rosen_error, HTTPException: http_error})
     app.state.sessions = state
     app.state.shutting_down = shutting_down  # rosen serve sets it at Ctrl-C: open streams end then
