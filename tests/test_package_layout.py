@@ -137,10 +137,10 @@ def test_reliability_md_quotes_the_ci_commands_as_ci_runs_them():
 
 
 def test_every_build_rounds_multiply_add_twice():
-    # F103: Clang fuses a*b + c into one FMA wherever the target has one (ARM, Apple silicon,
-    # -march=native); built that way every pinned search signature and the engine's bench came out
-    # different. CI's GCC (ISO mode, x86-64-v2: no FMA) never fuses, so no search here can show
-    # the flag missing; docs/reliability.md, "Other compilers and CPUs", is the check that does.
+    # F103: GCC and Clang fuse a*b + c into one FMA wherever the target has one (ARM, Apple
+    # silicon, -march=native); built that way every pinned search signature and the engine's bench
+    # came out different. CI builds for x86-64-v2, which has no FMA, so no search here can show the
+    # flag missing; docs/reliability.md, "Other compilers and CPUs", is the check that does.
     cmake = (README.parent / "CMakeLists.txt").read_text()
     flags = re.search(r'if\(CMAKE_CXX_COMPILER_ID MATCHES "GNU\|Clang"\)\n(.*?)\nendif\(\)', cmake, flags=re.S)
     assert flags and "add_compile_options(-ffp-contract=off)" in flags.group(1)

@@ -651,7 +651,8 @@ def test_a_host_that_is_not_this_machine_is_refused(client):
         assert c.get("/api/health").status_code == 200
 
 
-@pytest.mark.parametrize("argv, evil_host", [([], 400), (["--host", "0.0.0.0", "--allow-remote"], 200)])
+@pytest.mark.parametrize("argv, evil_host", [([], 400), (["--host", "0.0.0.0", "--allow-remote"], 200),
+                                              (["--host", "127.0.0.1", "--allow-remote"], 400)])
 def test_rosen_serve_answers_other_host_names_only_when_serving_other_machines(monkeypatch, capsys, argv, evil_host):
     import uvicorn
 
@@ -698,7 +699,8 @@ def test_cross_site_requests_change_nothing(client):
 
 def test_no_page_may_frame_the_app_and_nothing_is_sniffed(client):
     for r in (client.get("/"), client.get("/api/health"), client.get("/static/app.js"),
-              client.post("/api/games", content=b"x", headers={"Content-Type": "text/plain"})):
+              client.post("/api/games", content=b"x", headers={"Content-Type": "text/plain"}),
+              client.get("/api/health", headers={"Host": "evil.example"})):
         assert r.headers["x-frame-options"] == "DENY"
         assert r.headers["content-security-policy"] == "frame-ancestors 'none'"
         assert r.headers["x-content-type-options"] == "nosniff"

@@ -48,8 +48,9 @@ def run(args: argparse.Namespace) -> int:
     if args.host not in _LOCAL_HOSTS:
         print(f"rosen serve: warning: listening on {args.host}: anyone who can reach this port can use the "
               "server (it has no login)", file=sys.stderr)
-    # Serving other machines, the Host is whatever name they reach this one by.
-    app = create_app(allowed_hosts=["*"]) if args.allow_remote else create_app()
+    # Serving other machines, the Host is whatever name they reach this one by; --allow-remote with
+    # a local --host keeps the check (a DNS-rebinding page's Host is its own name).
+    app = create_app(allowed_hosts=["*"]) if args.host not in _LOCAL_HOSTS else create_app()
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:

@@ -269,9 +269,9 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
         Route("/api/evaluate", evaluate_positions, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    # Other web sites kept out (guard.py, F105): the Host must name this machine (a request with
-    # another gets Starlette's plain-text 400), and BrowserGuard refuses cross-site API requests.
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)), Middleware(BrowserGuard)]
+    # Other web sites kept out (guard.py, F105): BrowserGuard refuses cross-site API requests and
+    # heads every answer, the Host check's refusal too (Starlette's plain-text 400), so it is outermost.
+    middleware = [Middleware(BrowserGuard), Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers={
         WebError: web_error, RosenError: rosen_error, HTTPException: http_error})
     app.state.sessions = state
