@@ -674,3 +674,17 @@ def test_the_curves_are_written_whole_or_not_at_all(run_dir, tmp_path, capsys, m
     err = capsys.readouterr().err  # the epochs' lines, then the error
     assert "rosen train: error: --curves: cannot write" in err and "No space left on device" in err
     assert not curves.exists() and not (tmp_path / "curves.json.partial").exists()
+
+
+def test_one_runs_training_data_is_not_copied_at_the_end(tmp_path):
+    # F106: the runs' samples were concatenated even when there was one run, a copy of it all at
+    # the peak: traced peak 2.15x the data held (32 681 rows), now 1.54x (from_rows' temporaries).
+    path = tmp_path / "run"
+    sp.write_run(path, 120, shard_games=40, agent="random", seed=3, fsync=False)
+    tracemalloc.start()
+    try:
+        d = load_training_data([path])
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(d.value) > 5000 and peak < 1.8 * held, (held, peak)

@@ -161,6 +161,8 @@ def load_training_data(dirs: Sequence[Any]) -> TrainingData:
         except RosenError as exc:  # a damaged row: say which run it is in
             detail = str(exc)[len("data: "):] if exc.field == "data" else str(exc)
             raise _data_error(f"{os.fspath(d)!r}: {detail}") from None
+    if len(parts) == 1:  # np.concatenate would copy it all: one run's memory twice at the peak (F106)
+        return parts[0]
     return TrainingData(**{name: np.concatenate([getattr(p, name) for p in parts])
                            for name in TrainingData.__dataclass_fields__})
 

@@ -70,7 +70,12 @@ def error_response(status: int, message: str, field: Optional[str] = None) -> JS
 
 async def read_json(request: Request) -> Dict[str, Any]:
     """The request's body as a JSON object, or a 400/413 naming what was wrong."""
-    body = b""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:  # refused before a byte is read
+        raise WebError(413, f"body: larger than {MAX_BODY_BYTES} bytes", "body")
+    # A bytearray grows in place: `bytes +=` copied the body so far at every chunk, and a client
+    # sending 8 MiB in 1460-byte pieces held the event loop for 3 s (F106).
+    body = bytearray()
     try:
         async for chunk in request.stream():
             body += chunk
@@ -81,7 +86,7 @@ async def read_json(request: Request) -> Dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        data = _json.loads(body)
+        data = _json.loads(bytes(body))
     except ValueError as exc:
         raise WebError(400, f"body: not valid JSON ({exc})", "body") from None
     if not isinstance(data, dict):
