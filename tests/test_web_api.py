@@ -412,6 +412,10 @@ def test_serve_without_the_extra_says_how_to_install(monkeypatch, capsys):
 def test_serve_refuses_a_remote_host_without_the_flag(capsys):
     from rosen.cli import main
 
+    for name in ("*", "evil.example:8000", "http://evil.example", ""):
+        assert main(["serve", "--allowed-host", name]) == 2
+        assert "allowed-host: expected a host name without port or scheme" in capsys.readouterr().err
+
     assert main(["serve", "--host", "0.0.0.0"]) == 2
     assert "--allow-remote" in capsys.readouterr().err
 
@@ -654,7 +658,9 @@ def test_a_host_that_is_not_this_machine_is_refused(client):
 
 
 @pytest.mark.parametrize("argv, evil_host", [([], 400), (["--host", "0.0.0.0", "--allow-remote"], 200),
-                                              (["--host", "127.0.0.1", "--allow-remote"], 400)])
+                                              (["--host", "127.0.0.1", "--allow-remote"], 400),
+                                              (["--allowed-host", "Evil.example"], 200),  # a reverse proxy's name
+                                              (["--allowed-host", "other.example"], 400)])
 def test_rosen_serve_answers_other_host_names_only_when_serving_other_machines(monkeypatch, capsys, argv, evil_host):
     import uvicorn
 

@@ -27,6 +27,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, this machine only)")
     p.add_argument("--allow-remote", action="store_true",
                    help="allow a --host other than this machine (the server has no login: anyone reaching it can use it)")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="also answer requests that name this host (repeatable): the public name a reverse proxy "
+                        "passes on; requests naming any other host are refused (DNS rebinding)")
     p.add_argument("--open", action="store_true", help="open the page in the default web browser")
     p.set_defaults(run=run)
 
@@ -49,8 +52,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"rosen serve: warning: listening on {args.host}: anyone who can reach this port can use the "
               "server (it has no login)", file=sys.stderr)
     # Serving other machines, the Host is whatever name they reach this one by; --allow-remote with
-    # a local --host keeps the check (a DNS-rebinding page's Host is its own name).
-    app = create_app(allowed_hosts=["*"]) if args.host not in _LOCAL_HOSTS else create_app()
+    # a local --host keeps the check (a DNS-rebinding page's Host is its own name). A reverse proxy
+    # on this machine passes its public name: --allowed-host.
+    from ..web.guard import LOCAL_HOSTS
+
+    for name in args.allowed_host:
+        if not name or any(c in name for c in "/:*@ ") and not name.startswith("["):
+            raise InvalidArgumentError(f"allowed-host: expected a host name without port or scheme, got {name!r}",
+                                       "allowed-host")
+    allowed = ["*"] if args.host not in _LOCAL_HOSTS else [*LOCAL_HOSTS, *(n.lower() for n in args.allowed_host)]
+    app = create_app(allowed_hosts=allowed)
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:
