@@ -108,7 +108,8 @@ def sse(event: str, data: Any) -> str:
 def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEARCHES,
                allowed_hosts: Sequence[str] = LOCAL_HOSTS) -> Starlette:
     """The app; ``sessions`` may be given to look inside it (tests). ``allowed_hosts``: the Host
-    names it answers (default: this machine's; ``["*"]`` any, as ``rosen serve --allow-remote``)."""
+    names it answers (default: this machine's; ``["*"]`` any, as ``rosen serve --allow-remote`` with
+    another ``--host``)."""
     state = sessions if sessions is not None else Sessions(max_searches=max_searches)
     executor = ThreadPoolExecutor(max_workers=state.searches.limit + 2, thread_name_prefix="rosen-web-search")
     shutting_down = threading.Event()

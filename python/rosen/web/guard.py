@@ -8,7 +8,8 @@ user's game out of its 64. And a page whose own name is re-pointed at 127.0.0.1 
 is not cross-site at all to the browser. So:
 
 - the Host header must name this machine (Starlette's ``TrustedHostMiddleware``, in ``create_app``:
-  a rebinding page's requests carry its own name) -- unless ``rosen serve --allow-remote``;
+  a rebinding page's requests carry its own name), and the names ``rosen serve --allowed-host``
+  adds; any name when ``--allow-remote`` serves another ``--host``;
 - an API request a browser marks as coming from another site (``Sec-Fetch-Site``) is refused, and
   so is a request that changes state from another origin (``Origin``, which every browser sends
   with a cross-origin POST) or with a body that is not JSON (a form's or text/plain, which need no
