@@ -97,6 +97,31 @@ def test_reports_are_written_whole_or_not_at_all(tmp_path, monkeypatch):
     assert json.loads(report.read_text()) == {"new": 1}
 
 
+def read_fifo(path, out):
+    with open(path, "rb") as f:
+        out.append(f.read())
+
+
+@posix
+def test_a_device_or_pipe_as_the_output_is_written_into_not_replaced(tmp_path):
+    # F107: an output moved into place replaced whatever was at the path; run as root,
+    # `--curves /dev/null` (or --json, --plot) turned /dev/null itself into a regular file. A pipe
+    # shows the same without touching /dev: it stays a pipe, and its reader gets the data.
+    import stat
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list = []
+    # a daemon: its open() waits forever on a pipe that was replaced
+    reader = threading.Thread(target=read_fifo, args=(fifo, got), daemon=True)
+    reader.start()
+    write_text_whole(str(fifo), '{"new": 1}', "json")
+    reader.join(timeout=10)
+    assert not reader.is_alive() and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert json.loads(got[0]) == {"new": 1} and [p.name for p in tmp_path.iterdir()] == ["pipe"]
+
+
 def test_a_bench_report_prints_on_an_ascii_only_stdout():
     # Its "±" failed to encode after the whole bench had run (the report lost, status 2).
     env = dict(os.environ, PYTHONIOENCODING="ascii")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import tracemalloc
@@ -688,3 +689,26 @@ def test_one_runs_training_data_is_not_copied_at_the_end(tmp_path):
     finally:
         tracemalloc.stop()
     assert len(d.value) > 5000 and peak < 1.8 * held, (held, peak)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="pipes by name are POSIX")
+def test_a_network_written_to_a_pipe_leaves_the_pipe(tmp_path):
+    # F107: `rosen train --out /dev/null` moved the new file onto the device (as root, /dev/null
+    # became a regular file); a pipe shows it without touching /dev.
+    import stat
+    import threading
+
+    from rosen.learning.train import Model, export_network
+    from test_cli_streams import read_fifo
+
+    fifo = tmp_path / "net.npz"
+    os.mkfifo(fifo)
+    got: list = []
+    # a daemon: its open() waits forever on a pipe that was replaced
+    reader = threading.Thread(target=read_fifo, args=(fifo, got), daemon=True)
+    reader.start()
+    export_network(fifo, Model((8, 4)), 50.0)
+    reader.join(timeout=10)
+    assert not reader.is_alive() and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert got[0][:2] == b"PK" and [p.name for p in tmp_path.iterdir()] == ["net.npz"]
+

@@ -17,11 +17,30 @@ from .errors import InvalidArgumentError
 PathLike = Union[str, "os.PathLike[str]"]
 
 
+def is_special_file(path: PathLike) -> bool:
+    """Whether ``path`` is there and is neither a regular file nor a folder: a device such as
+    /dev/null or /dev/stdout, a pipe, a socket. Such a target is written into, never replaced."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
 def write_whole(path: PathLike, write: Callable[[Path], object], field: str, *, keep_suffix: bool = False) -> None:
     """Call ``write(temporary)`` and move the temporary file to ``path``; an OSError on the way
     removes the temporary file and raises an error naming ``field``. ``keep_suffix``: the
-    temporary name ends in the target's suffix (matplotlib reads the image format from it)."""
+    temporary name ends in the target's suffix (matplotlib reads the image format from it). A
+    special file (``/dev/null``, a pipe) is written directly: moving a file onto it replaced the
+    device itself, and run as root that turned /dev/null into a regular file (F107)."""
     target = Path(os.fspath(path))
+    if is_special_file(target):
+        try:
+            write(target)
+        except OSError as exc:
+            raise InvalidArgumentError(f"{field}: cannot write {os.fspath(path)!r}: {exc.strerror or exc}",
+                                       field) from None
+        return
     partial = (target.with_name(target.stem + ".partial" + target.suffix) if keep_suffix
                else target.with_name(target.name + ".partial"))
     try:

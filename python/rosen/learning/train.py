@@ -48,7 +48,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from .. import _core
-from .._files import write_whole
+from .._files import is_special_file, write_whole
 from ..encoding import ACTIONS, ENCODER_VERSION
 from ..errors import InvalidArgumentError, RosenError, check_int, check_real
 from .data import TrainingData, augment, split_by_game
@@ -309,12 +309,15 @@ def export_network(path: Any, model: Model, margin_scale: float) -> None:
     checks a file. Errors name ``out``."""
     network = Network.from_arrays(network_arrays(model, margin_scale))
     target = Path(path)
-    tmp = target.with_name(target.name + ".tmp")
+    # A device or a pipe (--out /dev/null) is written into: a file moved onto it replaced it (F107).
+    tmp = target if is_special_file(target) else target.with_name(target.name + ".tmp")
     try:
         save_network(tmp, network)  # an OSError there is save_network's `path` error
-        os.replace(tmp, target)
+        if tmp != target:
+            os.replace(tmp, target)
     except (OSError, InvalidArgumentError) as exc:
-        tmp.unlink(missing_ok=True)
+        if tmp != target:
+            tmp.unlink(missing_ok=True)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).rsplit(": ", 1)[-1]
         raise InvalidArgumentError(f"out: cannot write {os.fspath(path)!r}: {reason}", "out") from None
 
