@@ -97,9 +97,26 @@ def test_reports_are_written_whole_or_not_at_all(tmp_path, monkeypatch):
     assert json.loads(report.read_text()) == {"new": 1}
 
 
-def read_fifo(path, out):
-    with open(path, "rb") as f:
-        out.append(f.read())
+def written_through_a_pipe(fifo, write) -> bytes:
+    """What ``write()`` sends through the named pipe ``fifo`` (made here), checking that the pipe
+    is still a pipe afterwards and that nothing was left beside it (F107)."""
+    import stat
+    import threading
+
+    os.mkfifo(fifo)
+    got: list = []
+
+    def read() -> None:
+        with open(fifo, "rb") as f:
+            got.append(f.read())
+
+    reader = threading.Thread(target=read, daemon=True)  # a daemon: open() waits forever on a replaced pipe
+    reader.start()
+    write()
+    reader.join(timeout=10)
+    assert not reader.is_alive() and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert [p.name for p in fifo.parent.iterdir()] == [fifo.name]
+    return got[0]
 
 
 @posix
@@ -107,19 +124,9 @@ def test_a_device_or_pipe_as_the_output_is_written_into_not_replaced(tmp_path):
     # F107: an output moved into place replaced whatever was at the path; run as root,
     # `--curves /dev/null` (or --json, --plot) turned /dev/null itself into a regular file. A pipe
     # shows the same without touching /dev: it stays a pipe, and its reader gets the data.
-    import stat
-    import threading
-
     fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    got: list = []
-    # a daemon: its open() waits forever on a pipe that was replaced
-    reader = threading.Thread(target=read_fifo, args=(fifo, got), daemon=True)
-    reader.start()
-    write_text_whole(str(fifo), '{"new": 1}', "json")
-    reader.join(timeout=10)
-    assert not reader.is_alive() and stat.S_ISFIFO(os.stat(fifo).st_mode)
-    assert json.loads(got[0]) == {"new": 1} and [p.name for p in tmp_path.iterdir()] == ["pipe"]
+    assert json.loads(written_through_a_pipe(fifo, lambda: write_text_whole(str(fifo), '{"new": 1}', "json"))) == \
+        {"new": 1}
 
 
 def test_a_bench_report_prints_on_an_ascii_only_stdout():

@@ -695,20 +695,8 @@ def test_one_runs_training_data_is_not_copied_at_the_end(tmp_path):
 def test_a_network_written_to_a_pipe_leaves_the_pipe(tmp_path):
     # F107: `rosen train --out /dev/null` moved the new file onto the device (as root, /dev/null
     # became a regular file); a pipe shows it without touching /dev.
-    import stat
-    import threading
-
     from rosen.learning.train import Model, export_network
-    from test_cli_streams import read_fifo
+    from test_cli_streams import written_through_a_pipe
 
     fifo = tmp_path / "net.npz"
-    os.mkfifo(fifo)
-    got: list = []
-    # a daemon: its open() waits forever on a pipe that was replaced
-    reader = threading.Thread(target=read_fifo, args=(fifo, got), daemon=True)
-    reader.start()
-    export_network(fifo, Model((8, 4)), 50.0)
-    reader.join(timeout=10)
-    assert not reader.is_alive() and stat.S_ISFIFO(os.stat(fifo).st_mode)
-    assert got[0][:2] == b"PK" and [p.name for p in tmp_path.iterdir()] == ["net.npz"]
-
+    assert written_through_a_pipe(fifo, lambda: export_network(fifo, Model((8, 4)), 50.0))[:2] == b"PK"
