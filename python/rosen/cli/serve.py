@@ -12,12 +12,14 @@ import threading
 import webbrowser
 
 from ..errors import InvalidArgumentError
+from ..web.guard import LOCAL_HOSTS  # no web stack needed: guard.py imports none
 
 INSTALL_HINT = 'pip install "rosen[web]"'
 #: After Ctrl-C, how long open connections (an analysis stream, a slow upload) may take to end
 #: before the server closes them.
 SHUTDOWN_GRACE_S = 3
-_LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+#: The bind addresses of this machine: the Host names the app answers, IPv6 without its brackets.
+_LOCAL_HOSTS = tuple(host.strip("[]") for host in LOCAL_HOSTS)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -54,8 +56,6 @@ def run(args: argparse.Namespace) -> int:
     # Serving other machines, the Host is whatever name they reach this one by; --allow-remote with
     # a local --host keeps the check (a DNS-rebinding page's Host is its own name). A reverse proxy
     # on this machine passes its public name: --allowed-host.
-    from ..web.guard import LOCAL_HOSTS
-
     for name in args.allowed_host:
         if not name or any(c in name for c in "/:*@ ") and not name.startswith("["):
             raise InvalidArgumentError(f"allowed-host: expected a host name without port or scheme, got {name!r}",
