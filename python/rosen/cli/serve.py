@@ -48,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web.app import create_app
+        from ..web.connections import server_config
     except ImportError as exc:  # exit 2 with one line, as every command's missing extra
         raise ValueError(f"the web stack is not installed ({exc.name or exc} is missing): {INSTALL_HINT}") from None
     if args.host not in _LOCAL_HOSTS:
@@ -70,8 +71,7 @@ def run(args: argparse.Namespace) -> int:
             app.state.shutting_down.set()
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            timeout_graceful_shutdown=SHUTDOWN_GRACE_S)
+    config = server_config(app, args.host, args.port, log_level="warning", timeout_graceful_shutdown=SHUTDOWN_GRACE_S)
     server = Server(config)
 
     def announce() -> None:

@@ -47,6 +47,11 @@ from .sessions import (
 STATIC = Path(__file__).parent / "static"
 #: The largest request body read (a record file of a few hundred games fits).
 MAX_BODY_BYTES = 8 * 1024 * 1024
+#: A body must keep arriving: BODY_MIN_RATE bytes a second after the first BODY_GRACE_S seconds, or
+#: the request is refused with 408 (a client trickling a byte at a time held its connection and a
+#: handler for as long as it liked; F108). 8 MiB may take 10 s + 128 s.
+BODY_GRACE_S = 10.0
+BODY_MIN_RATE = 64 * 1024
 #: How often an analysis stream sends the search's progress.
 STREAM_INTERVAL_S = 0.25
 #: How often a request waiting for the engine's move checks that its client is still there.
@@ -76,6 +81,26 @@ async def read_json(request: Request) -> Dict[str, Any]:
     # A bytearray grows in place: `bytes +=` copied the body so far at every chunk, and a client
     # sending 8 MiB in 1460-byte pieces held the event loop for 3 s (F106).
     body = bytearray()
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    start = loop.time()
+    expired = False
+    timer: asyncio.TimerHandle
+
+    # One timer, not a timeout around each piece (a task per piece cost 7x F106's time on 8 MiB in
+    # TCP-sized pieces): when it fires it moves to the new due time if the body kept pace, else
+    # it cancels this task, which is then waiting for the next piece inside the try below.
+    def check_pace() -> None:
+        nonlocal timer, expired
+        due = start + BODY_GRACE_S + len(body) / BODY_MIN_RATE
+        if loop.time() < due:
+            timer = loop.call_at(due, check_pace)
+        else:
+            expired = True
+            assert task is not None
+            task.cancel()
+
+    timer = loop.call_at(start + BODY_GRACE_S, check_pace)
     try:
         async for chunk in request.stream():
             body += chunk
@@ -83,6 +108,16 @@ async def read_json(request: Request) -> Dict[str, Any]:
                 raise WebError(413, f"body: larger than {MAX_BODY_BYTES} bytes", "body")
     except ClientDisconnect:  # the client left mid-upload: nobody reads the answer, but no traceback
         raise WebError(400, "body: the client disconnected before sending it all", "body") from None
+    except asyncio.CancelledError:
+        if not expired:  # the server's own cancellation (shutdown), not the pace's
+            raise
+        uncancel = getattr(task, "uncancel", None)  # Python 3.11+: the cancel is handled here
+        if uncancel is not None:
+            uncancel()
+        raise WebError(408, f"body: arriving too slowly (expected {BODY_MIN_RATE} bytes a second after "
+                            f"{BODY_GRACE_S:g} s; {len(body)} received)", "body") from None
+    finally:
+        timer.cancel()
     if not body.strip():
         return {}
     try:

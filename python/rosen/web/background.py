@@ -38,19 +38,21 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(app: Any = None, port: int = 0) -> Iterator[str]:
+def running_server(app: Any = None, port: int = 0, **config: Any) -> Iterator[str]:
     """A uvicorn server for ``app`` (default: a new :func:`rosen.web.app.create_app`) on
-    127.0.0.1 in a thread; yields its base URL and shuts it down afterwards."""
+    127.0.0.1 in a thread, configured as ``rosen serve``'s (``config``: keyword arguments of
+    :func:`rosen.web.connections.server_config`); yields its base URL and shuts it down afterwards."""
     from ..errors import require_extra
 
     require_extra(__name__, "web", "uvicorn")
     import uvicorn
 
     from .app import create_app
+    from .connections import server_config
 
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(app if app is not None else create_app(), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(server_config(app if app is not None else create_app(), "127.0.0.1", port,
+                                          **{"log_level": "warning", **config}))
     thread = threading.Thread(target=server.run, name="rosen-web-server", daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
