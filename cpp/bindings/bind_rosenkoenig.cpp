@@ -144,7 +144,9 @@ void bind_rosenkoenig(py::module_& m) {
             if (mv.m == kDraw || mv.m == kPass) return py::none();
             return py::str(card_name(move_card(mv.m)));
         }, "The power card the move uses (or the drawn card of 'draw:X'), else None.")
-        .def(py::pickle([](const PyMove& mv) { return py::make_tuple(format_move(mv.m)); },
+        // __getstate__ returns py::object, the type __setstate__ takes: pybind11 before 3.0.2 (the
+        // declared minimum is 2.12) refuses a pair whose types differ, even py::tuple and py::object.
+        .def(py::pickle([](const PyMove& mv) -> py::object { return py::make_tuple(format_move(mv.m)); },
                         [](const py::object& state) {
                             if (!py::isinstance<py::tuple>(state) || py::len(state) != 1)
                                 throw ArgumentTypeError("state", "state: expected a tuple (move text,), got " +
@@ -278,7 +280,7 @@ void bind_rosenkoenig(py::module_& m) {
             return py::hash(py::make_tuple(format_position(p), int(p.rules.reshuffle)));
         })
         .def(py::pickle(
-            [](const Position& p) {
+            [](const Position& p) -> py::object {  // py::object: as Move's, for pybind11 2.12
                 return py::make_tuple(format_position(p), reshuffle_name(p.rules.reshuffle), py::int_(p.rng_state));
             },
             [](const py::object& state) { return from_state(state); }));

@@ -133,7 +133,9 @@ class RosenkoenigEnv(gymnasium.Env):
             raise InvalidArgumentError("action_mask: call reset() before action_masks()", "action_mask")
         return self._single.game.mask()
 
-    def render(self) -> Optional[str]:
+    # gymnasium before 1.3 declares render() as returning a type variable (any frame type the caller
+    # names), which no concrete answer matches for mypy; this env's frames are text (render_mode 'ansi').
+    def render(self) -> Optional[str]:  # type: ignore[override]
         return self._single.render(self.render_mode)
 
     def close(self) -> None:

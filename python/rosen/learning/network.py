@@ -189,7 +189,7 @@ def _check(arrays: Mapping[str, Any], source: str, strict: bool) -> Network:
         hidden = (int(declared[0]), int(declared[1]))
     sizes = {"H1": hidden[0], "H2": hidden[1]}
     for name, pattern in WEIGHTS.items():
-        shape = tuple(sizes.get(d, d) if isinstance(d, str) else d for d in pattern)
+        shape: Tuple[int, ...] = tuple(sizes[d] if isinstance(d, str) else int(d) for d in pattern)
         if weights[name].shape != shape or min(shape, default=1) < 1:
             raise _error(name, f"expected shape {_shape_text(shape)}, got {_shape_text(weights[name].shape)}", source)
         if not np.all(np.isfinite(weights[name])):
