@@ -104,6 +104,51 @@ def test_past_the_cap_the_connection_idle_longest_makes_room():
         assert not _closed_within(idle[-1], 0.3)
 
 
+def _unread_clients(host, port, count):
+    """``count`` sockets with a small receive window, each asking for the page's script 200 times
+    over without reading a byte of the answers (the server's buffer for each fills up)."""
+    held = []
+    for _ in range(count):
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect((host, port))
+        sock.sendall(b"GET /static/app.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 200)
+        held.append(sock)
+    return held
+
+
+def test_clients_that_do_not_read_their_answers_cannot_fill_the_cap():
+    # Found by the review of F108: such a connection stayed busy (its answer never complete) and,
+    # once closed, lingered while asyncio waited to send its buffer: four of them locked out a cap of 4.
+    with running_server(max_connections=4, head_timeout_s=0.5) as url, contextlib.ExitStack() as stack:
+        host, port = _address(url)
+        for sock in _unread_clients(host, port, 4):
+            stack.enter_context(sock)
+        time.sleep(1.5)
+        for _ in range(3):
+            assert _health(host, port) == 200
+
+
+def test_a_client_that_stops_reading_is_dropped_after_the_write_stall():
+    from rosen.web.app import STATIC
+
+    with running_server(write_stall_s=0.5) as url, contextlib.ExitStack() as stack:
+        host, port = _address(url)
+        [sock] = _unread_clients(host, port, 1)
+        stack.enter_context(sock)
+        time.sleep(2.0)  # the server's buffer filled long ago, and 0.5 s passed since
+        sock.settimeout(5)  # a connection left open (as before) fails here with socket.timeout
+        received = 0
+        with contextlib.suppress(ConnectionResetError):
+            while True:
+                chunk = sock.recv(1 << 16)
+                if not chunk:
+                    break
+                received += len(chunk)
+        # Dropped with most of the 200 answers unsent (not closed after sending them all).
+        assert received < 200 * (STATIC / "app.js").stat().st_size / 2
+
+
 def test_a_body_that_trickles_is_refused_with_408(monkeypatch):
     from rosen.web import app as web_app
 
@@ -150,6 +195,8 @@ def test_the_parameters_are_checked():
             guarded_protocol(head_timeout_s=bad)
     with pytest.raises(ValueError, match="max_connections"):
         guarded_protocol(max_connections=0)
+    with pytest.raises(ValueError, match="write_stall_s"):
+        guarded_protocol(write_stall_s=0)
     assert 16 <= connection_cap() <= 4096
 
 
