@@ -172,6 +172,8 @@ def test_a_body_that_trickles_is_refused_with_408(monkeypatch):
         while not body.endswith(b"}"):
             body += sock.recv(4096)
         assert json.loads(body)["field"] == "body"
+        assert b"connection: close" in answer.lower()
+        assert _closed_within(sock, 3)  # not left open for the rest of a body nobody reads
 
 
 def test_a_body_at_a_fair_pace_is_read():

@@ -278,7 +278,10 @@ def create_app(sessions: Optional[Sessions] = None, max_searches: int = MAX_SEAR
 
     async def web_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)
-        return error_response(exc.status, str(exc), exc.field)
+        response = error_response(exc.status, str(exc), exc.field)
+        if exc.status == 408:  # the rest of the body is not read: the connection cannot carry another request
+            response.headers["connection"] = "close"
+        return response
 
     async def rosen_error(request: Request, exc: Exception) -> Response:
         return error_response(400, str(exc), getattr(exc, "field", None))
