@@ -81,3 +81,23 @@ def test_every_public_callable_has_a_docstring():
             elif inspect.isroutine(obj) and undocumented(obj, name):
                 missing.add(f"{obj.__module__}.{obj.__qualname__}")
     assert not missing, "no docstring:\n" + "\n".join(sorted(missing))
+
+
+def _later_lines_indent(doc: str) -> int:
+    lines = [line for line in doc.splitlines()[1:] if line.strip()]
+    return min((len(line) - len(line.lstrip()) for line in lines), default=0)
+
+
+def test_the_texts_built_from_docstrings_read_the_same_under_python_3_13():
+    # Python 3.13 strips the indentation common to a docstring's later lines when it compiles it,
+    # earlier ones keep it. A docstring printed as written (argparse's RawDescriptionHelpFormatter)
+    # or extended at run time must therefore have none: `rosen selfplay --help` lost its examples'
+    # indentation under 3.13, and help(rosen.SearchParams) showed its Fields as a block apart.
+    import rosen
+
+    cli = [importlib.import_module(name) for name in public_modules() if name.startswith("rosen.cli.")]
+    raw = [m for m in cli if "RawDescriptionHelpFormatter" in inspect.getsource(m)]
+    assert {m.__name__.rsplit(".", 1)[1] for m in raw} >= {"selfplay", "match", "train"}
+    for module in raw:
+        assert _later_lines_indent(module.__doc__ or "") == 0, module.__name__
+    assert _later_lines_indent(rosen.SearchParams.__doc__ or "") == 0

@@ -239,8 +239,10 @@ class SearchParams:
         return (_from_dict, (self.as_dict(),))
 
 
-SearchParams.__doc__ = (SearchParams.__doc__ or "") + "\n    Fields:\n\n" + "\n".join(
-    f"    - {p.describe()}" for p in PARAMS) + "\n"
+# cleandoc first: Python 3.13 strips a docstring's indentation when it compiles it and earlier ones
+# do not, so a Fields list indented to match the source would stand apart under 3.13's help().
+SearchParams.__doc__ = inspect.cleandoc(SearchParams.__doc__ or "") + "\n\nFields:\n\n" + "\n".join(
+    f"- {p.describe()}" for p in PARAMS) + "\n"
 SearchParams.__init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
     [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)]
     + [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default) for p in PARAMS])

@@ -1,9 +1,13 @@
 """``rosen selfplay``: searched self-play games written as training records (docs/selfplay.md).
 
+Three forms:
+
     rosen selfplay --games N --agent SPEC --out DIR [--shard-games K] [--backend local|ray]
     rosen selfplay inspect FILE_OR_DIR
     rosen selfplay verify DIR
 """
+# The line "Three forms:" keeps the examples indented in --help under Python 3.13 too, which strips
+# the indentation common to a docstring's later lines (were they all examples, all of it).
 from __future__ import annotations
 
 import argparse
