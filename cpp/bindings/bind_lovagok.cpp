@@ -80,7 +80,12 @@ CountsTuple tuple_of(int s) {
 std::vector<double> utility_data(const Array& a, const char* field, py::ssize_t ndim) {
     if (a.ndim() != ndim || a.shape(ndim - 1) != lv::kNumResults) {
         std::string shape;
-        for (py::ssize_t i = 0; i < a.ndim(); ++i) shape += (i ? ", " : "") + std::to_string(a.shape(i));
+        for (py::ssize_t i = 0; i < a.ndim(); ++i) {
+            // Two appends, not `(i ? ", " : "") + std::to_string(...)`: GCC 12's link-time optimiser
+            // warned (-Wstringop-overflow, a false alarm) on that temporary, in every build.
+            if (i) shape += ", ";
+            shape += std::to_string(a.shape(i));
+        }
         throw rosen::ArgumentError(field, std::string(field) + ": expected " + (ndim == 1 ? "" : "rows of ") +
                                               std::to_string(lv::kNumResults) + " values (one per result rank), got shape (" +
                                               shape + (a.ndim() == 1 ? ",)" : ")"));
