@@ -150,7 +150,7 @@ def test_a_client_that_stops_reading_is_dropped_after_the_write_stall():
 
     with running_server(write_stall_s=0.5) as url, contextlib.ExitStack() as stack:
         host, port = _address(url)
-        [sock] = _unread_clients(host, port, 1)
+        [sock] = _unread_clients(host, port, 1, requests=200)
         stack.enter_context(sock)
         time.sleep(2.0)  # the server's buffer filled long ago, and 0.5 s passed since
         sock.settimeout(5)  # a connection left open (as before) fails here with socket.timeout
