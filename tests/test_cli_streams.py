@@ -11,6 +11,7 @@ import sys
 import pytest
 
 import rosen
+import rosen.match
 from rosen.cli import main
 from rosen._files import write_text_whole
 
@@ -27,8 +28,61 @@ def test_a_full_disk_is_one_line_and_status_2(argv):
     with open("/dev/full", "w") if "--jsonl" not in argv else contextlib.nullcontext(subprocess.DEVNULL) as stdout:
         proc = subprocess.run(ROSEN + argv, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120)
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.strip().splitlines()[-1] == f"rosen {argv[0]}: error: No space left on device"
+    where = " (/dev/full)" if "--jsonl" in argv else ""  # the file, where it is one
+    assert proc.stderr.strip().splitlines()[-1] == f"rosen {argv[0]}: error: No space left on device{where}"
     assert "Traceback" not in proc.stderr
+
+
+def run_with_file_size_limit(argv, limit: int, cwd) -> subprocess.CompletedProcess:
+    """``rosen argv`` allowed files of ``limit`` bytes at most (RLIMIT_FSIZE): a write past it fails
+    with EFBIG, as one on a full disk fails with ENOSPC, in the same place (SIGXFSZ ignored so
+    that the write fails instead of killing the process)."""
+    import resource
+    import signal
+
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run(ROSEN + argv, capture_output=True, text=True, timeout=300, cwd=cwd, preexec_fn=limited)
+
+
+@posix
+@pytest.mark.parametrize("command", [["bench", "mcts", "--iterations", "20,40", "--positions", "2", "--quiet"],
+                                     ["strength", "mcts", "--anchor", "random", "--iterations", "20", "--games", "2",
+                                      "--progress", "off"]])
+def test_a_plot_the_disk_cannot_hold_leaves_the_last_one(tmp_path, command):
+    # `rosen bench --plot` and `rosen strength --plot` drew in place: a full disk cut the new
+    # image short where the last run's had been (a rerun's normal case), and left it there.
+    pytest.importorskip("matplotlib")
+    old = tmp_path / "plot.png"
+    old.write_bytes(b"the last run's plot")
+    proc = run_with_file_size_limit(command + ["--plot", str(old)], 8192, tmp_path)
+    assert proc.returncode == 2 and "--plot: cannot write" in proc.stderr and "Traceback" not in proc.stderr, \
+        proc.stderr
+    assert old.read_bytes() == b"the last run's plot"
+    assert not [p for p in tmp_path.iterdir() if "partial" in p.name]
+
+
+@posix
+def test_a_match_stopped_by_a_full_disk_names_its_file_and_the_games_before_stand(tmp_path):
+    # The error said "No space left on device", not where; the line cut short at the end made
+    # summarise_jsonl refuse every game of the file.
+    games = tmp_path / "games.jsonl"
+    proc = run_with_file_size_limit(["match", "random", "random", "--games", "400", "--jsonl", str(games)], 20000,
+                                    tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == f"rosen match: error: File too large ({games})"
+    text = games.read_text()
+    assert len(text) == 20000 and not text.endswith("\n")  # cut short in a line
+    with pytest.warns(RuntimeWarning, match=f"line {text.count(chr(10)) + 1} is cut short"):
+        result = rosen.match.summarise_jsonl(str(games))
+    assert len(result.games) == text.count("\n") and [g.extra["game"] for g in result.games] == \
+        list(range(len(result.games)))
+    # Only the last line: one cut short in the middle is an error still.
+    (tmp_path / "middle.jsonl").write_text(text[:150] + "\n" + text[:text.rindex("\n") + 1])
+    with pytest.raises(rosen.InvalidArgumentError, match="line 1 is not JSON"):
+        rosen.match.summarise_jsonl(str(tmp_path / "middle.jsonl"))
 
 
 @posix

@@ -112,6 +112,26 @@ def test_end_of_input_lets_a_finite_search_finish():
     assert lines[-1].startswith("bestmove") and rosen.Position.new(1).is_legal(lines[-1].split()[1])
 
 
+def test_a_frontend_gone_without_quit_ends_even_a_finite_search():
+    # A frontend killed by SIGTERM or SIGKILL closes both pipes without `quit`: the engine searched
+    # on to its limit for nobody (here 60 s, 13 s of a 15 s move in the audit), its process group
+    # out of reach of the killed client. The next info line finds the output gone.
+    import time
+    engine = subprocess.Popen(ENGINE_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        engine.stdin.write(b"position startpos\ngo movetime 60000\n")
+        engine.stdin.flush()
+        assert engine.stdout.readline().startswith(b"info")  # the search is running
+        closed = time.monotonic()
+        engine.stdin.close()
+        engine.stdout.close()
+        assert engine.wait(timeout=20) == 1  # its output was lost
+        assert time.monotonic() - closed < 10
+    finally:
+        engine.kill()
+        engine.wait()
+
+
 def test_end_of_input_stops_an_infinite_search():
     run = subprocess.run(ENGINE_COMMAND, input=b"position startpos\ngo infinite\n", capture_output=True, timeout=60)
     assert run.returncode == 0

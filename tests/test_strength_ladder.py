@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -230,3 +231,41 @@ def test_a_directory_where_a_file_should_be_is_a_one_line_error(tmp_path, capsys
                  "--out", str(tmp_path), "--progress", "off"])
     err = capsys.readouterr().err
     assert code == 2 and "ladder.jsonl" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the folder's lock is POSIX flock")
+def test_a_folder_another_strength_run_writes_is_refused(tmp_path, capsys):
+    # Two ladders sharing a point on one --out: the second replaced the point file the first was
+    # appending to (the first's games went to a deleted file, its report to games that exist
+    # nowhere) and the summary was whichever ended last; both with status 0.
+    import fcntl
+    from rosen.bench.ladder import run_point
+    _ladder(tmp_path, 2, budgets=(10,))
+    before = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running ladder holds it
+        with pytest.raises(rosen.InvalidArgumentError, match="^out: .* is in use by another strength run"):
+            _ladder(tmp_path, 4, budgets=(10,))
+        with pytest.raises(rosen.InvalidArgumentError, match="is in use by another strength run"):
+            run_point("mcts", "iterations", 10, ANCHOR, games=4, seed=7, players=2, reshuffle="eager", threads=1,
+                      out=tmp_path)
+        assert main(["strength", "mcts", "--anchor", ANCHOR, "--iterations", "10", "--games", "4",
+                     "--out", str(tmp_path), "--progress", "off"]) == 2
+        assert "--out: " in capsys.readouterr().err
+        assert {p.name: p.read_text() for p in tmp_path.iterdir()} == before
+    finally:
+        os.close(fd)
+    (point,) = _ladder(tmp_path, 4, budgets=(10,))  # the folder free again, the run resumes
+    assert point.resumed == 2 and point.games == 4
+
+
+def test_the_summary_is_replaced_whole_not_rewritten_in_place(tmp_path):
+    # ladder.jsonl was emptied and written in place: a full disk left it empty. Replaced whole, a
+    # second name for the old file keeps the old summary.
+    _ladder(tmp_path, 2, budgets=(10,))
+    old = (tmp_path / SUMMARY).read_text()
+    os.link(tmp_path / SUMMARY, tmp_path / "old-summary")
+    _ladder(tmp_path, 2, budgets=(10, 40))
+    assert (tmp_path / "old-summary").read_text() == old
+    assert len((tmp_path / SUMMARY).read_text().splitlines()) == 2

@@ -7,10 +7,11 @@ refused instead of interleaving with the first.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
-from typing import BinaryIO, Callable, Union
+from typing import BinaryIO, Callable, Iterator, Union
 
 from .errors import InvalidArgumentError
 
@@ -49,6 +50,9 @@ def write_whole(path: PathLike, write: Callable[[Path], object], field: str, *, 
     except OSError as exc:
         partial.unlink(missing_ok=True)
         raise InvalidArgumentError(f"{field}: cannot write {os.fspath(path)!r}: {exc.strerror or exc}", field) from None
+    except BaseException:  # the writer's own error (a format matplotlib cannot write), Ctrl-C
+        partial.unlink(missing_ok=True)
+        raise
 
 
 def write_text_whole(path: PathLike, text: str, field: str) -> None:
@@ -69,6 +73,29 @@ def lock_exclusively(fd: int) -> bool:
     except OSError:
         return False
     return True
+
+
+@contextlib.contextmanager
+def directory_held(directory: PathLike, field: str, in_use: str) -> Iterator[None]:
+    """The existing ``directory`` for this process alone while the block runs (POSIX: an exclusive
+    ``flock`` on the directory itself, released when the block ends or the process dies). Held by
+    another process, it raises an error naming ``field``: the directory, then ``in_use`` (what
+    holds it and what to do). Elsewhere nothing is locked."""
+    if os.name != "posix":
+        yield
+        return
+    shown = os.fspath(directory)
+    try:
+        fd = os.open(shown, os.O_RDONLY)
+    except OSError as exc:
+        raise InvalidArgumentError(f"{field}: cannot write the directory {shown!r}: {exc.strerror or exc}",
+                                   field) from None
+    try:
+        if not lock_exclusively(fd):
+            raise InvalidArgumentError(f"{field}: {shown!r} {in_use}", field)
+        yield
+    finally:
+        os.close(fd)  # the lock goes with it
 
 
 def open_regular(source: PathLike, expected: str) -> BinaryIO:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any, List, Union
+from typing import Any, Callable, List, Optional, Union
 
 from .errors import InvalidArgumentError
 
@@ -42,10 +42,13 @@ def dumps(value: Any, **kwargs: Any) -> str:
     return json.dumps(finite(value), allow_nan=False, **kwargs)
 
 
-def read_lines(path: Union[str, "os.PathLike[str]"], what: str = "") -> List[Any]:
+def read_lines(path: Union[str, "os.PathLike[str]"], what: str = "", *,
+               on_cut_short: Optional[Callable[[int], None]] = None) -> List[Any]:
     """The JSON values of a ``.jsonl`` file, one a non-blank line. A line that is not JSON, or text
     that is not UTF-8, raises InvalidArgumentError naming ``path`` and the line (``what``, if
-    given, says what each line should be); an OSError (no such file) is the caller's to name."""
+    given, says what each line should be); an OSError (no such file) is the caller's to name.
+    Given ``on_cut_short``, a last line that is not JSON and has no line end (what a writer
+    stopped by a full disk or a kill leaves) is left out and ``on_cut_short(its number)`` called."""
     shown = os.fspath(path)
     values: List[Any] = []
     number = 0
@@ -57,6 +60,9 @@ def read_lines(path: Union[str, "os.PathLike[str]"], what: str = "") -> List[Any
                 try:
                     values.append(loads(line))
                 except ValueError as exc:
+                    if on_cut_short is not None and not line.endswith("\n") and not f.read(1):
+                        on_cut_short(number)
+                        break
                     expected = f"; expected {what}" if what else ""
                     raise InvalidArgumentError(f"path: {shown!r} line {number} is not JSON ({exc}){expected}",
                                                "path") from None

@@ -8,6 +8,7 @@ Each match writes its games as JSON lines to ``<out>/<point>.jsonl`` as they fin
 with the same arguments keeps every complete pair already on disk and plays only the rest
 (:func:`run_match`'s ``first_pair``), so a ladder that was stopped resumes where it stood and a
 finished one is only reported again. ``<out>/ladder.jsonl`` holds one summary line per point.
+One run writes a folder at a time (POSIX: a second is refused while the first runs).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .. import _json
 from ..agents.spec import parse_agent_spec
+from .._files import directory_held, write_text_whole
 from ..errors import InvalidArgumentError
 from ..match.game import GameRecord, replay
 from ..match.records import jsonl_writer
@@ -158,10 +160,26 @@ def _rewrite(path: Path, games: Sequence[GameRecord]) -> None:
                                    "out") from None
 
 
+def _out_held(out: Path) -> Any:
+    """``out`` for this run alone: a second run on the same folder once replaced the point file
+    the first was appending to (its games went to a deleted file) and rewrote its summary."""
+    return directory_held(out, "out", "is in use by another strength run; wait for it to end (then run this "
+                          "again to resume it) or choose another --out")
+
+
 def run_point(config: str, budget_kind: str, budget: int, anchor: str, *, games: int, seed: int, players: int,
               reshuffle: str, threads: int, out: Path,
               progress: Optional[Callable[[MatchResult], None]] = None) -> LadderPoint:
-    """One match of the ladder, resumed from ``out`` if it was begun before."""
+    """One match of the ladder, resumed from ``out`` (an existing folder) if it was begun before;
+    ``out`` is this process's alone meanwhile (POSIX)."""
+    with _out_held(Path(out)):
+        return _play_point(config, budget_kind, budget, anchor, games=games, seed=seed, players=players,
+                           reshuffle=reshuffle, threads=threads, out=Path(out), progress=progress)
+
+
+def _play_point(config: str, budget_kind: str, budget: int, anchor: str, *, games: int, seed: int, players: int,
+                reshuffle: str, threads: int, out: Path,
+                progress: Optional[Callable[[MatchResult], None]] = None) -> LadderPoint:
     spec = str(budget_spec(config, budget_kind, budget))
     path = out / (point_name(spec, anchor) + ".jsonl")
     legacy = _legacy_file(path, spec, anchor, seed, players, reshuffle)
@@ -233,21 +251,17 @@ def run_ladder(configs: Sequence[str], anchor: str, budgets: Sequence[int], *, b
     except OSError as exc:
         raise InvalidArgumentError(f"out: cannot create {str(out)!r}: {exc.strerror or exc}", "out") from None
     points: List[LadderPoint] = []
-    for config in configs:
-        for budget in budgets:
-            point = run_point(config, budget_kind, budget, anchor, games=games, seed=seed, players=players,
-                              reshuffle=reshuffle, threads=threads, out=out,
-                              progress=None if progress is None else partial(progress, config))
-            points.append(point)
-            try:
-                with open(out / SUMMARY, "w", encoding="utf-8") as f:
-                    for p in points:
-                        f.write(json.dumps(p.to_json()) + "\n")
-            except OSError as exc:
-                raise InvalidArgumentError(f"out: cannot write {str(out / SUMMARY)!r} ({exc.strerror or exc}); "
-                                           "choose another --out", "out") from None
-            if on_point is not None:
-                on_point(point)
+    with _out_held(out):
+        for config in configs:
+            for budget in budgets:
+                point = _play_point(config, budget_kind, budget, anchor, games=games, seed=seed, players=players,
+                                    reshuffle=reshuffle, threads=threads, out=out,
+                                    progress=None if progress is None else partial(progress, config))
+                points.append(point)
+                # Whole or not at all: written in place, a full disk left it empty.
+                write_text_whole(out / SUMMARY, "".join(json.dumps(p.to_json()) + "\n" for p in points), "out")
+                if on_point is not None:
+                    on_point(point)
     return points
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, List, Sequence
 
+from .._files import write_whole
 from ..errors import InvalidArgumentError
 
 INSTALL_HINT = 'pip install "rosen[plot]"'
@@ -27,8 +28,12 @@ def require_matplotlib() -> Any:
 def _save(fig: Any, path: str) -> None:
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=110)
-    except (OSError, ValueError) as exc:
+        # Whole or not at all: drawn in place, a full disk left a truncated image where the last
+        # run's had been (a rerun's normal case).
+        write_whole(path, lambda partial: fig.savefig(partial, dpi=110), "plot", keep_suffix=True)
+    except InvalidArgumentError:
+        raise
+    except ValueError as exc:  # matplotlib's: a format it cannot write
         raise InvalidArgumentError(f"plot: cannot write {path!r}: {exc}", "plot") from None
     finally:
         import matplotlib.pyplot as plt

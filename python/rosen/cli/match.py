@@ -63,6 +63,7 @@ class _JsonlFile:
 
     def __init__(self, path: str) -> None:
         self._started = False
+        self._path = path
         try:
             self._stream = open(path, "a", encoding="utf-8")
         except OSError as exc:
@@ -83,13 +84,21 @@ class _JsonlFile:
 
     def write(self, record) -> None:
         self.start()
-        self._write(record)
+        try:
+            self._write(record)
+        except OSError as exc:  # a full disk: the error names the file
+            raise OSError(exc.errno, exc.strerror, self._path) from None
 
     def __enter__(self) -> "_JsonlFile":
         return self
 
-    def __exit__(self, *exc_info) -> None:
-        self._stream.close()  # and the lock with it
+    def __exit__(self, exc_type, *exc_info) -> None:
+        try:
+            self._stream.close()  # and the lock with it
+        except OSError as exc:  # the rest of a line a full disk refused, refused again
+            if exc_type is None:
+                raise OSError(exc.errno, exc.strerror, self._path) from None
+            # else the error that stopped the match is the one to report
 
 
 def run(args: argparse.Namespace) -> int:

@@ -149,7 +149,7 @@ class Engine:
 
         Bytes are decoded as UTF-8 with errors replaced, so no input can raise. At the end of
         the stream a finite search is allowed to finish (``echo 'go nodes 100' | rosen engine``
-        prints its move); an `infinite` one is stopped.
+        prints its move) while its output is read; an `infinite` one is stopped.
         """
         while True:
             raw = stream.readline(MAX_LINE_BYTES + 1)
@@ -164,8 +164,11 @@ class Engine:
             if self.output_lost:
                 self.stop_search()
                 return 1
-        self.wait(stop_infinite=True)
-        return 0
+        # A frontend that dies without `quit` (killed: SIGTERM, SIGKILL) closes both ends: a finite
+        # search ran on to its limit for nobody, minutes under a long movetime. Its next info line
+        # (every INFO_INTERVAL_S) finds the output gone, and that ends it.
+        self._wait_idle(None, interrupt=lambda: self._infinite or self.output_lost, poll_s=INFO_INTERVAL_S / 5)
+        return 1 if self.output_lost else 0
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -206,7 +209,9 @@ class Engine:
             timeout = check_real("timeout", timeout, 0, threading.TIMEOUT_MAX)
         return self._wait_idle(timeout, interrupt=(lambda: self._infinite) if stop_infinite else (lambda: False))
 
-    def _wait_idle(self, timeout: Optional[float], interrupt: Callable[[], bool]) -> bool:
+    def _wait_idle(self, timeout: Optional[float], interrupt: Callable[[], bool],
+                   poll_s: Optional[float] = None) -> bool:
+        """``interrupt`` is asked at the start and, given ``poll_s``, every ``poll_s`` seconds."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             finished = self._finished
@@ -226,7 +231,11 @@ class Engine:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 return False
-            finished.wait(0.002 if stopping else left)
+            if stopping:
+                left = 0.002
+            elif poll_s is not None:
+                left = poll_s if left is None else min(left, poll_s)
+            finished.wait(left)
 
     # -- output --------------------------------------------------------------------------------
 

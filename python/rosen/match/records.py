@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Callable, List, TextIO
 
 from .. import _json
@@ -25,8 +26,14 @@ def read_jsonl(path: str) -> List[dict]:
 
 
 def summarise_jsonl(path: str) -> MatchResult:
-    """The match totals of a ``--jsonl`` file, e.g. to report it again with other statistics."""
-    games = [GameRecord.from_json(d) for d in read_jsonl(path)]
+    """The match totals of a ``--jsonl`` file, e.g. to report it again with other statistics. A last
+    line cut short (the match was stopped by a full disk or killed while writing it) is left out,
+    with a warning; the games before it are summarised."""
+    def cut_short(number: int) -> None:
+        warnings.warn(f"path: {path!r} line {number} is cut short (the match was stopped while writing it); "
+                      "it is left out", RuntimeWarning, stacklevel=4)
+
+    games = [GameRecord.from_json(d) for d in _json.read_lines(path, on_cut_short=cut_short)]
     if not games:
         raise InvalidArgumentError(f"path: {path!r} holds no games", "path")
     first = games[0]

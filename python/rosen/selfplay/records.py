@@ -39,7 +39,7 @@ from typing import Any, BinaryIO, Callable, Dict, Iterator, List, Mapping, Optio
 import numpy as np
 
 from .. import _json
-from .._files import lock_exclusively, open_regular
+from .._files import directory_held, open_regular
 from ..errors import ArgumentTypeError, InvalidArgumentError, RosenError, check_int
 from .backends import ShardJob, make_backend
 from .engine_id import engine_fingerprint
@@ -443,18 +443,12 @@ def _run_lock(directory: Path) -> Iterator[None]:
         return
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        fd = os.open(directory, os.O_RDONLY)
     except OSError as exc:
         raise InvalidArgumentError(f"path: cannot write the run directory {os.fspath(directory)!r}: "
                                    f"{exc.strerror or exc}", "path") from None
-    try:
-        if not lock_exclusively(fd):
-            raise InvalidArgumentError(f"path: {os.fspath(directory)!r} is in use by another self-play process; "
-                                       "wait for it to end (then run this again to resume) or use another "
-                                       "directory", "path")
+    with directory_held(directory, "path", "is in use by another self-play process; wait for it to end (then "
+                        "run this again to resume) or use another directory"):
         yield
-    finally:
-        os.close(fd)  # the lock goes with it
 
 
 def write_run(path: PathLike, games: int, *, shard_games: int = 1000, seed: int = 0, first_game: int = 0,
