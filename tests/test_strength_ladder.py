@@ -260,6 +260,30 @@ def test_a_folder_another_strength_run_writes_is_refused(tmp_path, capsys):
     assert point.resumed == 2 and point.games == 4
 
 
+def test_one_process_may_play_points_of_a_folder_from_threads(tmp_path):
+    # The lock is against other processes: run_point from two threads on one folder (each point
+    # its own file) was refused by the first version of it, as "another strength run".
+    import threading
+    from rosen.bench.ladder import run_point
+    played: dict = {}
+
+    def play(budget: int) -> None:
+        played[budget] = run_point("mcts", "iterations", budget, ANCHOR, games=20, seed=7, players=2,
+                                   reshuffle="eager", threads=1, out=tmp_path).games
+
+    threads = [threading.Thread(target=play, args=(budget,)) for budget in (10, 20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert played == {10: 20, 20: 20}
+    # and from run_ladder's on_point, on its own folder
+    nested = run_ladder(["mcts"], ANCHOR, [10], games=2, seed=7, out=tmp_path,
+                        on_point=lambda point: run_point("mcts", "iterations", 30, ANCHOR, games=2, seed=7, players=2,
+                                                         reshuffle="eager", threads=1, out=tmp_path))
+    assert len(nested) == 1 and len(list(tmp_path.glob("*iterations=30*"))) == 1
+
+
 def test_the_summary_is_replaced_whole_not_rewritten_in_place(tmp_path):
     # ladder.jsonl was emptied and written in place: a full disk left it empty. Replaced whole, a
     # second name for the old file keeps the old summary.

@@ -8,19 +8,21 @@ Each match writes its games as JSON lines to ``<out>/<point>.jsonl`` as they fin
 with the same arguments keeps every complete pair already on disk and plays only the rest
 (:func:`run_match`'s ``first_pair``), so a ladder that was stopped resumes where it stood and a
 finished one is only reported again. ``<out>/ladder.jsonl`` holds one summary line per point.
-One run writes a folder at a time (POSIX: a second is refused while the first runs).
+One process writes a folder at a time (POSIX: a second is refused while the first runs).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import os
 import re
+import threading
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 from .. import _json
 from ..agents.spec import parse_agent_spec
@@ -160,18 +162,49 @@ def _rewrite(path: Path, games: Sequence[GameRecord]) -> None:
                                    "out") from None
 
 
-def _out_held(out: Path) -> Any:
-    """``out`` for this run alone: a second run on the same folder once replaced the point file
-    the first was appending to (its games went to a deleted file) and rewrote its summary."""
-    return directory_held(out, "out", "is in use by another strength run; wait for it to end (then run this "
-                          "again to resume it) or choose another --out")
+# The folders this process holds, by (device, inode), with how many of its calls hold each: the
+# lock keeps other processes out, not this one's threads (points of one folder have files of
+# their own; run_point from threads, or from run_ladder's on_point, worked before the lock).
+_HELD_HERE: Dict[Any, List[Any]] = {}  # key: [count, the ExitStack holding the lock]
+_HELD_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _out_held(out: Path) -> Iterator[None]:
+    """``out`` for this process alone: a second run on the same folder once replaced the point
+    file the first was appending to (its games went to a deleted file) and rewrote its summary."""
+    try:
+        info = os.stat(out)
+        key = (info.st_dev, info.st_ino)
+    except OSError:
+        key = None  # directory_held names the problem
+    with _HELD_LOCK:
+        entry = _HELD_HERE.get(key) if key is not None else None
+        if entry is None:
+            stack = contextlib.ExitStack()
+            stack.enter_context(directory_held(out, "out", "is in use by another strength run; wait for it to end "
+                                               "(then run this again to resume it) or choose another --out"))
+            entry = [0, stack]
+            if key is not None:
+                _HELD_HERE[key] = entry
+        entry[0] += 1
+    try:
+        yield
+    finally:
+        with _HELD_LOCK:  # released under the lock: a thread coming next must not find it held
+            entry[0] -= 1
+            if not entry[0]:
+                if key is not None:
+                    del _HELD_HERE[key]
+                entry[1].close()
 
 
 def run_point(config: str, budget_kind: str, budget: int, anchor: str, *, games: int, seed: int, players: int,
               reshuffle: str, threads: int, out: Path,
               progress: Optional[Callable[[MatchResult], None]] = None) -> LadderPoint:
     """One match of the ladder, resumed from ``out`` (an existing folder) if it was begun before;
-    ``out`` is this process's alone meanwhile (POSIX)."""
+    ``out`` is this process's alone meanwhile (POSIX: another process is refused, this one's other
+    threads are not)."""
     with _out_held(Path(out)):
         return _play_point(config, budget_kind, budget, anchor, games=games, seed=seed, players=players,
                            reshuffle=reshuffle, threads=threads, out=Path(out), progress=progress)
