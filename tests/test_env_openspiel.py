@@ -56,6 +56,25 @@ def test_the_deal_is_chance_so_initial_states_differ():
 
 
 @pytest.mark.parametrize("players", [2, 4])
+def test_the_player_to_act_is_a_plain_int_as_in_openspiels_own_games(players):
+    # current_player() returned pyspiel.PlayerId members at chance and terminal nodes: under
+    # open-spiel 1.5-1.6.5 (which the extra admitted) not ints at all, so playthroughs and error
+    # messages read "PlayerId.CHANCE", and json.dumps refused them.
+    native = pyspiel.load_game("kuhn_poker").new_initial_state()
+    assert type(native.current_player()) is int and native.current_player() == pyspiel.PlayerId.CHANCE
+    rng = np.random.default_rng(1)
+    state, seen = load(players).new_initial_state(), set()
+    while True:
+        player = state.current_player()
+        assert type(player) is int and str(player) == repr(player) == str(int(player))
+        seen.add(player if player < 0 else "seat")
+        if state.is_terminal():
+            break
+        state.apply_action(sample(state, rng))
+    assert seen == {int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL), "seat"}
+
+
+@pytest.mark.parametrize("players", [2, 4])
 def test_every_draw_is_a_chance_node_over_the_pile(players):
     game = load(players)
     rng = np.random.default_rng(1)

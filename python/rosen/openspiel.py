@@ -181,10 +181,12 @@ class RosenkoenigState(_PicklesAtEveryProtocol, pyspiel.State):
 
     def current_player(self) -> int:
         """The seat to act (0..players-1, Red 1 first), or chance while dealing or resolving a draw."""
+        # A plain int, as OpenSpiel's own games answer: PlayerId is an enum (before open-spiel 1.6.6
+        # not even an int), which printed as "PlayerId.CHANCE" in playthroughs and messages.
         if self._dealing() or self._drawing:
-            return pyspiel.PlayerId.CHANCE
+            return int(pyspiel.PlayerId.CHANCE)
         if self._position.is_terminal:
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         return self._turn()
 
     def _turn(self) -> int:
