@@ -285,6 +285,40 @@ def test_hash_sets_the_tree_size(eng):
     assert 0.8 * (1 << 20) // NODE_BYTES < info.tree_size <= (1 << 20) // NODE_BYTES
 
 
+def test_a_searcher_the_options_no_longer_fit_is_freed_at_setoption(eng):
+    # It was freed by the next `go`, on that move's time: under a large Hash a 10 ms move answered
+    # in 27-74 ms, freeing the last search's tree.
+    import weakref
+    eng.send("position startpos seed 1")
+    eng.search("go nodes 3000")
+    searcher = weakref.ref(eng.engine._searcher)
+    eng.send("setoption name Threads value 1", "setoption name Hash value 32", "isready")  # unchanged values
+    assert searcher() is not None  # the tree is kept for the next move
+    eng.send("setoption name Threads value 2")
+    assert searcher() is None  # freed here, not in the next `go`
+    lines = eng.search("go nodes 3000")
+    assert rosen.Position.new(1).is_legal(lines[-1].split()[1])
+    busy = weakref.ref(eng.engine._searcher)
+    eng.engine.handle("go movetime 300")  # while a search runs, it keeps its searcher
+    eng.send("setoption name Seed value 9")
+    assert busy() is not None
+    eng.engine.wait(10)
+
+
+def test_isready_reads_the_networks_before_the_first_go(eng):
+    # The first `go` read the network on its own time: a `go movetime 1` answered in 20-35 ms.
+    from rosen.learning.evaluator import _cached
+    _cached.cache_clear()
+    eng.send("isready")
+    assert _cached.cache_info().currsize == 2  # the 2-player and the team network, read
+    assert _cached.cache_info().misses == 2
+    eng.send("position startpos seed 1")
+    eng.search("go nodes 300")
+    eng.send("position startpos players 4 seed 1")
+    eng.search("go nodes 300")
+    assert _cached.cache_info().misses == 2  # neither `go` read a file
+
+
 def test_reshuffle_applies_from_the_next_position(eng):
     eng.send("position startpos seed 1", "setoption name Reshuffle value LAZY")
     assert eng.engine.position.reshuffle == "eager"

@@ -39,6 +39,20 @@ bool Tree::make_room(uint64_t count) {
     const uint64_t needed = nodes_.size() + count;
     if (needed > limit_) return false;
     if (needed <= nodes_.capacity()) return true;
+    // The whole limit at once, first: address space only (the system backs a page when a node is
+    // first written there), so the arena still costs memory only as the tree grows. Growth by
+    // doubling copied the whole tree inside one iteration, where neither the clock nor `stop` is
+    // looked at: 0.23 s at 8 M nodes, 1.1 s at 33 M, a move answered past its clock.
+    if (!tried_whole_limit_) {
+        tried_whole_limit_ = true;
+        try {
+            nodes_.reserve(limit_);
+            return true;
+        } catch (const std::bad_alloc&) {
+            // No address space for it (ulimit -v, strict overcommit): grow as the tree needs.
+        } catch (const std::length_error&) {
+        }
+    }
     // Geometric growth, capped by the limit: the arena costs memory only as the tree grows.
     const uint64_t grown = std::min(limit_, std::max<uint64_t>({needed, 2 * uint64_t(nodes_.capacity()), 4096}));
     try {

@@ -116,6 +116,7 @@ private:
 
     std::vector<Node> nodes_;
     uint64_t limit_;
+    bool tried_whole_limit_ = false;  // make_room reserves the whole limit once, if it can
     Position root_pos_;
     const learning::Network* network_;
 };
