@@ -303,6 +303,15 @@ def test_a_searcher_the_options_no_longer_fit_is_freed_at_setoption(eng):
     eng.send("setoption name Seed value 9")
     assert busy() is not None
     eng.engine.wait(10)
+    # A searcher that served both games is judged for the game the next `go` searches.
+    for network, fits in (("builtin", True), ("builtin-team", False)):
+        eng.send(f"setoption name EvalFile value {network}", "position startpos players 4 seed 2")
+        eng.search("go nodes 300")
+        eng.send("position startpos seed 2")
+        eng.search("go nodes 300")
+        searcher = weakref.ref(eng.engine._searcher)
+        eng.send("setoption name EvalFile value auto")  # `auto` is `builtin` in the 2-player game
+        assert (searcher() is not None) == fits, network
 
 
 def test_isready_reads_the_networks_before_the_first_go(eng):

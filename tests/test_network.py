@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import warnings
 import zipfile
 
 import numpy as np
@@ -156,6 +157,10 @@ def test_cpp_network_checks_its_arrays():
     bad[3, 2] = np.inf
     with pytest.raises(ValueError, match="wp: non-finite"):
         _core._Network(**{**arrays, "wp": bad}, margin_scale=1.0)
+    for scale in (0.0, -50.0, -0.0):  # as load_network refuses it: a Network built field by field reached the search
+        with pytest.raises(ValueError, match="margin_scale: expected a scale > 0") as info:
+            _core._Network(**arrays, margin_scale=scale)
+        assert info.value.field == "margin_scale"
     with pytest.raises(ValueError, match="hidden: C[+][+] evaluation takes 1..2048"):
         big = random_network(hidden=(2049, 1))
         _core._Network(**{k: getattr(big, k) for k in arrays}, margin_scale=1.0)
@@ -224,6 +229,16 @@ def test_save_takes_a_mapping_of_weights_and_fills_the_metadata(tmp_path):
         save_network(tmp_path / "d.npz", {**weights, "b2": np.zeros(5, np.int64), "margin_scale": 1.0})
     with pytest.raises(TypeError, match="network: expected"):
         save_network(tmp_path / "e.npz", [1, 2])
+    # Finite in float64, infinite in the file's float32: saved, the file was one load_network refuses.
+    for name, value in (("w2", {**weights, "w2": np.full_like(weights["w2"], 1e39)}), ("margin_scale", 1e39)):
+        entries = value if name == "w2" else {**weights, "margin_scale": np.float64(value)}
+        if name == "w2":
+            entries = {**entries, "margin_scale": 50.0}
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # nor a RuntimeWarning from the cast inside rosen
+            with pytest.raises(ValueError, match=f"^{name}: weight beyond float32's range"):
+                save_network(tmp_path / "f.npz", entries)
+        assert not (tmp_path / "f.npz").exists()
 
 
 def corrupted(tmp_path, change) -> str:
@@ -331,6 +346,11 @@ def test_a_margin_beyond_float_stays_a_number_in_the_search_and_the_engines_scor
         arrays["wm"] = np.full_like(arrays["wm"], sign * 3e38)
         network = rosen.learning.Network.from_arrays(arrays)
         assert not np.all(np.isfinite(rosen.Evaluator(network).evaluate([rosen.Position.new(seed=1)]).margin))
+        with warnings.catch_warnings():  # the reference says inf too, without a RuntimeWarning from its cast
+            warnings.simplefilter("error")
+            position = rosen.Position.new(seed=1)
+            mask = rosen.Evaluator(network).evaluate([position]).policy > 0
+            assert np.isinf(rosen.learning.forward_numpy(network, rosen.encode([position], layout="flat"), mask)[2]).all()
         for players in (2, 4):
             result = rosen.search(rosen.Position.new(seed=1, players=players), iterations=50, evaluator=network, seed=1)
             scores = [result.score] + [m.score for m in result.moves]

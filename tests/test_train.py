@@ -376,6 +376,20 @@ def test_the_cli_takes_the_margin_scale_from_init_and_the_symmetries_as_told(run
     assert (args.epochs, args.no_augment) == (10, False)  # the documented defaults
 
 
+def test_an_init_whose_margin_scale_training_refuses_is_named_not_margin_scale(run_dir, tmp_path, capsys):
+    # The network's scale (loadable, usable everywhere else) was refused as "--margin-scale:
+    # expected 0.001..1e+06", an option the user never gave.
+    from rosen.learning import random_network, save_network
+
+    save_network(tmp_path / "init.npz", random_network(hidden=(16, 8), seed=3, margin_scale=1e38))
+    base = ["--data", str(run_dir), "--epochs", "1", "--init", str(tmp_path / "init.npz")]
+    err = cli_error(base + ["--out", str(tmp_path / "a.npz")], capsys)
+    assert err.startswith("rosen train: error: --init: ") and "margin_scale 1e+38" in err and "--margin-scale" in err
+    # Given --margin-scale, this check is not made (the network's head is then rescaled to it).
+    main(["train", *base, "--out", str(tmp_path / "b.npz"), "--margin-scale", "50"])
+    assert "has margin_scale" not in capsys.readouterr().err
+
+
 def cli_error(argv, capsys):
     assert main(["train", *argv]) == 2
     err = capsys.readouterr().err

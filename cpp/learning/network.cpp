@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/errors.h"
+#include "common/number_text.h"
 #include "common/threads.h"
 
 #if defined(__SSE2__)
@@ -194,6 +195,10 @@ Network::Network(const Weights& w) : h1_(w.h1), h2_(w.h2), margin_scale_(w.margi
     check_finite("wm", w.wm, h2);
     check_finite("bm", w.bm, 1);
     check_finite("margin_scale", &w.margin_scale, 1);
+    // As load_network refuses it: a zero or sign-flipped margin head (a Network built field by
+    // field reached the search with one, which then played for the other side's margin).
+    if (!(w.margin_scale > 0.0f))
+        throw ArgumentError("margin_scale", "margin_scale: expected a scale > 0, got " + number_text(w.margin_scale));
     w1t_.resize(kInputs * h1);
     for (std::size_t j = 0; j < h1; ++j)
         for (std::size_t i = 0; i < std::size_t(kInputs); ++i) w1t_[i * h1 + j] = w.w1[j * kInputs + i];

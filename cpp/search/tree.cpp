@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <vector>
 
 #include "learning/network.h"
 #include "search/evaluator.h"
@@ -39,21 +40,8 @@ bool Tree::make_room(uint64_t count) {
     const uint64_t needed = nodes_.size() + count;
     if (needed > limit_) return false;
     if (needed <= nodes_.capacity()) return true;
-    // The whole limit at once, first: address space only (the system backs a page when a node is
-    // first written there), so the arena still costs memory only as the tree grows. Growth by
-    // doubling copied the whole tree inside one iteration, where neither the clock nor `stop` is
-    // looked at: 0.23 s at 8 M nodes, 1.1 s at 33 M, a move answered past its clock.
-    if (!tried_whole_limit_) {
-        tried_whole_limit_ = true;
-        try {
-            nodes_.reserve(limit_);
-            return true;
-        } catch (const std::bad_alloc&) {
-            // No address space for it (ulimit -v, strict overcommit): grow as the tree needs.
-        } catch (const std::length_error&) {
-        }
-    }
-    // Geometric growth, capped by the limit: the arena costs memory only as the tree grows.
+    // Geometric growth, capped by the limit: the arena costs memory only as the tree grows (and
+    // growing does not copy it: NodeArena).
     const uint64_t grown = std::min(limit_, std::max<uint64_t>({needed, 2 * uint64_t(nodes_.capacity()), 4096}));
     try {
         nodes_.reserve(grown);
@@ -410,7 +398,7 @@ bool Tree::keep_subtree(uint32_t new_root, const std::atomic<bool>* stop) {
         b.new_first = cursor;
         cursor += b.count;
     }
-    nodes_.resize(cursor);
+    nodes_.shrink_to(cursor);
     for (Node& node : nodes_) {
         if (stopped()) return false;
         if (node.first_child == kNoChild) continue;

@@ -18,10 +18,10 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
-#include <vector>
 
 #include "rosenkoenig/position.h"
 #include "rosenkoenig/rng.h"
+#include "search/node_arena.h"
 #include "search/params.h"
 
 namespace rosen::learning {
@@ -114,9 +114,8 @@ private:
     // False, with the arena in no usable state, if `stop` was set on the way.
     bool keep_subtree(uint32_t new_root, const std::atomic<bool>* stop);
 
-    std::vector<Node> nodes_;
+    NodeArena<Node> nodes_;
     uint64_t limit_;
-    bool tried_whole_limit_ = false;  // make_room reserves the whole limit once, if it can
     Position root_pos_;
     const learning::Network* network_;
 };

@@ -101,6 +101,11 @@ def run(args: argparse.Namespace) -> int:
         (int(init["hidden"][0]), int(init["hidden"][1])) if init is not None else (128, 64))  # two: load_network checks
     margin_scale = args.margin_scale if args.margin_scale is not None else (
         float(init["margin_scale"]) if init is not None else 50.0)
+    low, high = training.MARGIN_SCALE_RANGE
+    if args.margin_scale is None and init is not None and not low <= margin_scale <= high:
+        # The network's own scale, not an option the user gave (the error once named --margin-scale).
+        raise InvalidArgumentError(f"init: {args.init!r} has margin_scale {margin_scale:g}, outside what training "
+                                   f"takes ({low:g}..{high:g}); give --margin-scale", "init")
     config = training.TrainConfig(hidden=hidden, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
                                   weight_decay=args.weight_decay, val_fraction=args.val_fraction, seed=args.seed,
                                   margin_scale=margin_scale, augment=not args.no_augment, threads=args.threads,

@@ -74,7 +74,6 @@ class Engine:
         self._options: Dict[str, OptionValue] = defaults()
         self._position: Optional[Position] = None
         self._searcher: Optional[SlicedSearch] = None
-        self._searcher_players = 2  # the game the searcher was built for
         # Set when the running search's (or bench's) thread function has returned: the engine's own
         # record, not Thread.is_alive(), which is also False before start() and, inside CPython,
         # for a moment after the thread has begun (both once let `stop` return too early).
@@ -265,14 +264,19 @@ class Engine:
         self._send(f"id name rosen {__version__}", f"id author {AUTHOR}", *(o.ugi_line() for o in OPTIONS), "ugiok")
 
     def _isready(self, args: List[str]) -> None:
-        if not self._busy:
-            # The networks are read here, before `readyok` (where UCI engines finish their setup),
-            # not in the first `go`'s time: 20 ms of a 1 ms move, on a frontend's clock.
-            for players in (2, 4):
-                try:
-                    eval_file_evaluator(str(self._options["EvalFile"]), players)
-                except ValueError:
-                    pass  # a file gone bad since `setoption`: the next `go` reports it
+        # The networks are read here, before `readyok` (where UCI engines finish their setup), not
+        # in the first `go`'s time: 20 ms of a 1 ms move, on a frontend's clock. Only while no
+        # command runs (_order free) and no search: a `go` from the backlog may be starting.
+        if self._order.acquire(blocking=False):
+            try:
+                if not self._busy:
+                    for players in (2, 4):
+                        try:
+                            eval_file_evaluator(str(self._options["EvalFile"]), players)
+                        except ValueError:
+                            pass  # a file gone bad since `setoption`: the next `go` reports it
+            finally:
+                self._order.release()
         self._send("readyok")
 
     def _setoption(self, args: List[str], line: Optional[str] = None) -> None:
@@ -424,16 +428,15 @@ class Engine:
         if self._searcher is None or self._searcher.key != key:
             self._searcher = None
             self._searcher = SlicedSearch(threads=key[0], seed=key[1], max_tree_size=key[2], evaluator=key[3])
-            self._searcher_players = players
         return self._searcher
 
     def _drop_stale_searcher(self) -> None:
         """A searcher the options no longer fit is freed now, in `setoption`'s time: freed by the
         next `go`, its tree (gigabytes under a large Hash) took 40-70 ms of a 10 ms move."""
-        if self._searcher is None or self._busy:
+        if self._searcher is None or self._busy or self._position is None:
             return  # a running search holds it; the next `go` rebuilds it
-        try:
-            stale = self._searcher.key != self._searcher_key(self._searcher_players)
+        try:  # for the game the next `go` searches (a searcher may serve both games)
+            stale = self._searcher.key != self._searcher_key(self._position.players)
         except ValueError:
             return  # the next `go` reports what is wrong
         if stale:

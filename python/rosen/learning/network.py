@@ -194,6 +194,11 @@ def _check(arrays: Mapping[str, Any], source: str, strict: bool) -> Network:
             raise _error(name, f"expected shape {_shape_text(shape)}, got {_shape_text(weights[name].shape)}", source)
         if not np.all(np.isfinite(weights[name])):
             raise _error(name, "non-finite weight (NaN or infinity)", source)
+        with np.errstate(over="ignore"):  # a float64 weight past float32's range: infinite once stored
+            beyond = not np.all(np.isfinite(weights[name].astype(np.float32)))
+        if beyond:
+            raise _error(name, f"weight beyond float32's range (up to {float(np.finfo(np.float32).max):.4g}), largest "
+                               f"magnitude {float(np.max(np.abs(weights[name]))):.4g}", source)
     if not float(np.float32(weights["margin_scale"])) > 0:  # a sign-flipped or zero margin head: none is written
         raise _error("margin_scale", f"expected a scale > 0, got {float(weights['margin_scale']):g}", source)
     frozen = {}
@@ -397,5 +402,6 @@ def forward_numpy(net: Network, features: Any, legal_mask: Any) -> Tuple[np.ndar
     wdl = np.exp(v - v.max(axis=1, keepdims=True))
     wdl /= wdl.sum(axis=1, keepdims=True)
     margin = float(net.margin_scale) * (h2 @ f64["wm"].T + f64["bm"])[:, 0]
-    out = (policy.astype(np.float32), wdl.astype(np.float32), margin.astype(np.float32))
+    with np.errstate(over="ignore"):  # a margin past float32's range is infinite, as the C++ evaluator's
+        out = (policy.astype(np.float32), wdl.astype(np.float32), margin.astype(np.float32))
     return tuple(a[0] for a in out) if single else out  # type: ignore[return-value]

@@ -61,6 +61,8 @@ __all__ = ["Model", "TrainConfig", "TrainResult", "train", "evaluate", "losses",
 HEADS = ("total", "policy", "value", "margin")
 #: A logit for an illegal action: exp() of it is exactly 0 in float32, like -inf, but 0 * it is 0, not NaN.
 _ILLEGAL = -1e9
+#: The margin scales training takes (``TrainConfig.margin_scale``, ``rosen train --margin-scale``).
+MARGIN_SCALE_RANGE = (1e-3, 1e6)
 #: The model's layers and the file's (weight, bias) entries they become (docs/learning.md, "Network format").
 _LAYERS = (("fc1", "w1", "b1"), ("fc2", "w2", "b2"), ("policy", "wp", "bp"), ("value", "wv", "bv"),
            ("margin", "wm", "bm"))
@@ -111,7 +113,7 @@ class TrainConfig:
         check_real("weight_decay", self.weight_decay, 0.0, 10.0)
         check_real("val_fraction", self.val_fraction, 0.0, 0.9)
         check_int("seed", self.seed, 0, 2**63 - 1)
-        check_real("margin_scale", self.margin_scale, 1e-3, 1e6)
+        check_real("margin_scale", self.margin_scale, *MARGIN_SCALE_RANGE)
         check_int("threads", self.threads, 1, 1024)
         check_real("value_search_weight", self.value_search_weight, 0.0, 1.0)
         return self
